@@ -1,0 +1,123 @@
+"""The ``mandala`` command: replay records, score sheets, check board files, serve the panel.
+
+Every failure caused by the input ends with exit status 2, nothing on stdout and one line on
+stderr that says what and where; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from companion.games import engine
+from companion.games.base import GameError, as_dict, get, replay
+
+EXIT_BAD_INPUT = 2
+
+
+class InputError(Exception):
+    """A file or stream that cannot be used; the message says which and why."""
+
+
+def read_text(name: str, stdin: TextIO) -> str:
+    """Read a file's text, or standard input for ``-``."""
+    if name == "-":
+        return stdin.read()
+    try:
+        return Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise InputError(f"{name}: cannot read: {reason}") from error
+
+
+def read_json(name: str, stdin: TextIO) -> Any:
+    """Read and parse a JSON file (or ``-``)."""
+    text = read_text(name, stdin)
+    label = "stdin" if name == "-" else name
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"{label}: not JSON: line {error.lineno} column {error.colno}: {error.msg}"
+        ) from error
+    except RecursionError as error:
+        raise InputError(f"{label}: not JSON: nested too deeply") from error
+
+
+def cmd_replay(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Replay a record of any game and return its summary."""
+    record = as_dict(read_json(args.record, stdin), "record")
+    game = engine(get(record, "game"))
+    return game.summary(replay(game, record))
+
+
+def cmd_score(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Score a card-game score sheet."""
+    from companion.games import cards
+
+    return cards.score_sheet(read_json(args.sheet, stdin))
+
+
+def cmd_board_check(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Validate a ring-board file and describe it."""
+    from companion.games import rings
+
+    label = "stdin" if args.file == "-" else args.file
+    board = rings.parse_board_text(read_text(args.file, stdin), label)
+    return rings.board_report(board)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Describe the command line."""
+    parser = argparse.ArgumentParser(prog="mandala", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    replay_cmd = commands.add_parser("replay", help="replay a game record, print its summary")
+    replay_cmd.add_argument("record", metavar="RECORD.json", help="the record, or - for stdin")
+    replay_cmd.set_defaults(run=cmd_replay)
+
+    score_cmd = commands.add_parser("score", help="score a card-game score sheet")
+    score_cmd.add_argument("sheet", metavar="SHEET.json", help="the sheet, or - for stdin")
+    score_cmd.set_defaults(run=cmd_score)
+
+    board_cmd = commands.add_parser("board", help="ring-board files")
+    board_commands = board_cmd.add_subparsers(dest="board_command", required=True)
+    check_cmd = board_commands.add_parser("check", help="validate a board file")
+    check_cmd.add_argument("file", metavar="FILE.toml", help="the board file (TOML or JSON)")
+    check_cmd.set_defaults(run=cmd_board_check)
+    return parser
+
+
+def fail(message: str, stderr: TextIO) -> NoReturn:
+    """Print one line on stderr and exit with status 2."""
+    print(f"mandala: {' '.join(message.split())}", file=stderr)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the command line; return the exit status (argparse's own errors also exit 2)."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace, TextIO], Any] = args.run
+    try:
+        result = run(args, stdin)
+    except (GameError, InputError) as error:
+        fail(str(error), stderr)
+    if result is not None:
+        print(json.dumps(result), file=stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

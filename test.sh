@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Runs the whole test suite, creating its own virtual environment on first use.
+# Extra arguments go to pytest (e.g. ./test.sh tests/games -k snipe).
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,18 @@
+"""The table service: the one mutable object that joins sensors, engines, storage and panel.
+
+What lives here: :class:`Table` (one command queue, one thread applying every command, the
+only code that changes a game), ``store`` (SQLite: games, journals, ring offsets), ``live``
+(the ring-board turn at a real table: dice, matching sensed offsets, preview, re-sync),
+``leds`` (the LED frame as a pure function of the table's state) and ``hub`` (change
+notifications for the panel's Server-Sent Events).
+
+What must not: game rules (the engines in ``companion.games`` have them), pin access (the
+``firmware`` package has it; the table only receives its reports and drives its LED strip),
+or HTTP (``companion.web`` calls the table's public methods).
+"""
+
+from __future__ import annotations
+
+from companion.table.errors import Conflict, Forbidden, NotFound, StorageError, TableError
+
+__all__ = ["Conflict", "Forbidden", "NotFound", "StorageError", "TableError"]

@@ -1,0 +1,58 @@
+"""The phone panel: a Flask app (HTTP API under ``/api``, server-rendered pages, live events).
+
+What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
+(``api_games``, ``api_board``, ``api_boards``, ``events``, ``pages``), the one JSON error helper
+(``errors``) and ``serve`` (``mandala serve`` on waitress). Views parse the request, call the
+table service and serialise its answer; nothing else.
+
+What must not: game rules (those are the engines'), state of its own (the table service owns
+every game and the rings), threads other than waitress's, or anything fetched from the
+internet (pages, scripts and styles are all served from ``static/``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion.web import api_board, api_boards, api_games, errors, events, pages
+from companion.web.service import TABLE_KEY, TableService
+
+#: Defaults a caller's ``config`` may override.
+DEFAULTS: dict[str, Any] = {
+    "MAX_CONTENT_LENGTH": 256 * 1024,  # the largest request body; more gets 413
+    "SSE_HEARTBEAT_SECONDS": 15.0,  # a comment line on every idle live stream this often
+    "BOARDS_DIR": None,  # where the board editor saves (``<data>/boards``)
+    "JSON_SORT_KEYS": False,
+}
+
+
+def create_app(config: Mapping[str, Any] | None = None, *, table: TableService) -> Flask:
+    """Build the panel around a running table service.
+
+    ``config`` may set ``MAX_CONTENT_LENGTH``, ``SSE_HEARTBEAT_SECONDS`` and ``BOARDS_DIR``
+    (a :class:`~pathlib.Path`; the board editor saves there and lists what is there).
+    """
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(dict(config or {}))
+    if app.config["BOARDS_DIR"] is not None:
+        app.config["BOARDS_DIR"] = Path(app.config["BOARDS_DIR"])
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions[TABLE_KEY] = table
+    errors.register(app)
+    for blueprint in (
+        api_games.blueprint,
+        api_board.blueprint,
+        api_boards.blueprint,
+        events.blueprint,
+        pages.blueprint,
+    ):
+        app.register_blueprint(blueprint)
+    return app
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,61 @@
+"""``/api/games``: list, create or import, read, act, undo, delete and export games."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify
+
+from companion.games.base import as_dict, as_int, get
+from companion.web.service import json_body, table
+
+blueprint = Blueprint("api_games", __name__, url_prefix="/api/games")
+
+
+def version_of(body: dict[str, object]) -> int:
+    """Read the ``version`` the client last saw (a stale one is the table's 409)."""
+    return as_int(get(body, "version", "request body"), "version", 0)
+
+
+@blueprint.get("")
+def list_games() -> Response:
+    return jsonify({"games": table().list_games()})
+
+
+@blueprint.post("")
+def create_game() -> tuple[Response, int]:
+    return jsonify(table().create_game(json_body())), 201
+
+
+@blueprint.get("/<game_id>")
+def get_game(game_id: str) -> Response:
+    return jsonify(table().get_game(game_id))
+
+
+@blueprint.post("/<game_id>/actions")
+def act(game_id: str) -> Response:
+    body = json_body()
+    action = as_dict(get(body, "action", "request body"), "action")
+    return jsonify(table().act(game_id, version_of(body), action))
+
+
+@blueprint.post("/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    return jsonify(table().undo(game_id, version_of(json_body())))
+
+
+@blueprint.delete("/<game_id>")
+def delete(game_id: str) -> Response:
+    table().delete(game_id)
+    return jsonify({"id": game_id, "deleted": True})
+
+
+@blueprint.get("/<game_id>/record")
+def record(game_id: str) -> Response:
+    response = jsonify(table().export(game_id))
+    response.headers["Content-Disposition"] = f'attachment; filename="{safe_name(game_id)}.json"'
+    return response
+
+
+def safe_name(game_id: str) -> str:
+    """Make a file name of a game id (letters, digits, ``-`` and ``_`` only)."""
+    kept = "".join(c for c in game_id if c.isascii() and (c.isalnum() or c in "-_"))
+    return f"mandala-{kept or 'game'}"

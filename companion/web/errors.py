@@ -1,0 +1,69 @@
+"""The one JSON error format, ``{"error": {"code", "message"}}``, and what maps onto it.
+
+Every refusal the panel gives, whatever raised it, goes through :func:`error_response`:
+malformed input 400, not allowed for this seat 403, no such thing 404, illegal now or a
+stale version 409, too large 413, storage unable to take a change 503. Anything unexpected
+is logged and answered 500 in the same format (the tests make sure no client input gets
+there).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify
+from werkzeug.exceptions import HTTPException
+
+from companion.games.base import IllegalAction, RecordError
+from companion.table import Conflict, Forbidden, NotFound, StorageError, TableError
+
+log = logging.getLogger(__name__)
+
+#: Error types of the engines and the table service, with their status and code.
+MAPPED: tuple[tuple[type[Exception], int, str], ...] = (
+    (RecordError, 400, "malformed"),
+    (Forbidden, 403, "forbidden"),
+    (NotFound, 404, "not_found"),
+    (IllegalAction, 409, "illegal"),
+    (Conflict, 409, "conflict"),
+    (StorageError, 503, "storage"),
+    (TableError, 409, "conflict"),  # any refusal of the table's not named above
+)
+
+
+def error_response(status: int, code: str, message: str) -> Response:
+    """Answer ``status`` with ``{"error": {"code": code, "message": message}}``."""
+    response = jsonify({"error": {"code": code, "message": message}})
+    response.status_code = status
+    return response
+
+
+def from_http(error: HTTPException) -> Response:
+    """Answer a routing or protocol error (404, 405, 413, ...) in the JSON format."""
+    status = error.code or 500
+    code = "too_large" if status == 413 else (error.name or "error").lower().replace(" ", "_")
+    if status == 413:
+        message = "request body is larger than the panel accepts"
+    else:
+        message = error.description or error.name
+    return error_response(status, code, message)
+
+
+def from_unexpected(error: Exception) -> Response:
+    """Answer an error nobody expected with a 500 in the format, logging it in full."""
+    if isinstance(error, HTTPException):
+        return from_http(error)
+    log.exception("unexpected error", exc_info=error)
+    return error_response(500, "internal", f"the companion failed: {type(error).__name__}")
+
+
+def register(app: Flask) -> None:
+    """Route every error type of :data:`MAPPED`, HTTP errors and the rest to the format."""
+    for kind, status, code in MAPPED:
+
+        def handler(error: Exception, status: int = status, code: str = code) -> Response:
+            return error_response(status, code, str(error))
+
+        app.register_error_handler(kind, handler)
+    app.register_error_handler(HTTPException, from_http)
+    app.register_error_handler(Exception, from_unexpected)

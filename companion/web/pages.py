@@ -1,0 +1,98 @@
+"""The panel's pages: home, a game (the ring board or the generic view), calibration, editor.
+
+Pages are server-rendered; each embeds what it first shows as JSON (no extra round trip),
+then its script follows ``/api/events`` and redraws.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from flask import Blueprint, current_app, render_template, request
+
+from companion.games import ENGINES, rings
+from companion.games.base import GameError
+from companion.web.api_boards import find_board, saved_names
+from companion.web.service import table
+
+blueprint = Blueprint("pages", __name__)
+
+#: Colour name to the letter shown beside it (colour is never the only signal).
+LETTERS = {
+    "red": "R",
+    "blue": "B",
+    "green": "G",
+    "yellow": "Y",
+    "brown": "N",
+    "orange": "O",
+    "purple": "P",
+    "cyan": "C",
+    "white": "W",
+}
+SEAT_COLOURS = ("orange", "purple", "cyan", "white")
+
+
+def available_kinds() -> list[str]:
+    """Return the game kinds whose engines are installed now."""
+    kinds = []
+    for kind, module in ENGINES.items():
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            continue
+        kinds.append(kind)
+    return kinds
+
+
+def board_names() -> dict[str, list[str]]:
+    """Return the boards a new ring game may use: the owner's, then the bundled ones."""
+    return {"saved": saved_names(), "bundled": rings.bundled_board_names()}
+
+
+def game_board(game: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """Return the board of a ring game as JSON, from its state or else its exported record."""
+    state = game.get("state", {})
+    inline = state.get("board") if isinstance(state, dict) else None
+    if not isinstance(inline, dict):
+        inline = table().export(game_id).get("board")
+    folder = current_app.config["BOARDS_DIR"]
+    board = rings.load_board(inline, [folder] if folder else [])
+    return rings.board_to_json(board)
+
+
+def page_config() -> dict[str, Any]:
+    """Return what every page's script needs besides its data."""
+    return {"letters": LETTERS, "detents_per_slot": current_app.config.get("DETENTS_PER_SLOT")}
+
+
+@blueprint.get("/")
+def home() -> str:
+    data = {"games": table().list_games(), "boards": board_names(), "kinds": available_kinds()}
+    return render_template("home.html", data=data, page=page_config(), seat_colours=SEAT_COLOURS)
+
+
+@blueprint.get("/games/<game_id>")
+def game(game_id: str) -> str:
+    answer = table().get_game(game_id)
+    if answer.get("kind") == "rings":
+        data = {"game": answer, "board": game_board(answer, game_id), "rings": table().board()}
+        return render_template("rings.html", data=data, page=page_config())
+    return render_template("game.html", data={"game": answer}, page=page_config())
+
+
+@blueprint.get("/calibrate")
+def calibrate() -> str:
+    data = {"rings": table().board(), "boards": board_names()}
+    return render_template("calibrate.html", data=data, page=page_config())
+
+
+@blueprint.get("/boards/new")
+def editor() -> str:
+    start = request.args.get("from", "reference")
+    try:
+        board = rings.board_to_json(find_board(start))
+    except (GameError, LookupError):
+        board = rings.board_to_json(find_board(rings.bundled_board_names()[0]))
+    data = {"board": board, "boards": board_names()}
+    return render_template("editor.html", data=data, page=page_config())

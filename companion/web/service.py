@@ -1,0 +1,73 @@
+"""What the panel needs from the table service, and the two things every view does first.
+
+:class:`TableService` is the contract of ``companion.table.Table`` as the panel uses it; the
+views reach the running one with :func:`table` and read a request body with :func:`json_body`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from flask import current_app, request
+
+from companion.games.base import JSON, RecordError, as_dict
+
+TABLE_KEY = "mandala.table"
+
+
+class Subscription(Protocol):
+    """One live stream of changes: the current state first, then one item per change."""
+
+    def get(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """Return the next item, or None when ``timeout`` passes with none."""
+        ...
+
+    def close(self) -> None:
+        """Stop the stream and free its place."""
+        ...
+
+
+class TableService(Protocol):
+    """The table service's public methods (contract C); each answers JSON-ready values."""
+
+    def list_games(self) -> list[dict[str, Any]]: ...
+    def create_game(self, body: dict[str, Any]) -> dict[str, Any]: ...
+    def get_game(self, game_id: str) -> dict[str, Any]: ...
+    def act(self, game_id: str, version: int, action: dict[str, Any]) -> dict[str, Any]: ...
+    def undo(self, game_id: str, version: int) -> dict[str, Any]: ...
+    def delete(self, game_id: str) -> None: ...
+    def export(self, game_id: str) -> dict[str, Any]: ...
+    def board(self) -> dict[str, Any]: ...
+    def zero_rings(self) -> Any: ...
+    def set_ring_offset(self, ring: int, offset: int) -> Any: ...
+    def emulator_turn(self, ring: int, detents: int) -> Any: ...
+    def emulator_press(self, name: str) -> Any: ...
+    def subscribe(self) -> Subscription: ...
+
+
+def table() -> TableService:
+    """Return the table service the running app was built with."""
+    service: TableService = current_app.extensions[TABLE_KEY]
+    return service
+
+
+def json_body(empty: JSON = None) -> dict[str, JSON]:
+    """Parse the request body as a JSON object (``empty`` stands in for an empty body).
+
+    :raises RecordError: ``request body: ...`` when it is not UTF-8 JSON or not an object.
+    """
+    raw = request.get_data(cache=True)
+    if not raw.strip() and empty is not None:
+        return as_dict(empty, "request body")
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise RecordError(f"request body: not UTF-8 text at byte {error.start}") from error
+    except json.JSONDecodeError as error:
+        raise RecordError(
+            f"request body: not JSON: line {error.lineno} column {error.colno}: {error.msg}"
+        ) from error
+    except RecursionError as error:
+        raise RecordError("request body: not JSON: nested too deeply") from error
+    return as_dict(value, "request body")

@@ -1,0 +1,26 @@
+/* The generic game view: the summary live, a step in the record's format, undo. */
+"use strict";
+(() => {
+  const { api, live, coalesce, say } = Panel;
+  let game = Panel.data.game;
+  const url = "/api/games/" + encodeURIComponent(game.id);
+  const draw = () => {
+    document.getElementById("summary").textContent = JSON.stringify(game.state, null, 1);
+  };
+  const refresh = coalesce(async () => { game = await api("GET", url); draw(); });
+  document.getElementById("step").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    let action;
+    try { action = JSON.parse(document.getElementById("step-json").value); } catch (error) {
+      say("The step is not JSON: " + error.message); return;
+    }
+    try { game = await api("POST", url + "/actions", { version: game.version, action }); draw(); }
+    catch (error) { if (error.status === 409) refresh(); }
+  });
+  document.getElementById("undo").addEventListener("click", async () => {
+    try { game = await api("POST", url + "/undo", { version: game.version }); draw(); }
+    catch (error) { if (error.status === 409) refresh(); }
+  });
+  live((item) => { if (item.type !== "board" && item.type !== "leds") refresh(); });
+  draw();
+})();

@@ -1,0 +1,92 @@
+/* Home: the games here (resume, export, delete), a new game, an import. */
+"use strict";
+(() => {
+  const { el, api, live, say, coalesce } = Panel;
+
+  function seatNames(seats) {
+    return (seats || []).map((s) => (typeof s === "string" ? s : s.name)).join(", ");
+  }
+
+  function render(games) {
+    const list = document.getElementById("games");
+    list.replaceChildren();
+    if (!games.length) list.append(el("li", { class: "empty", text: "No games yet." }));
+    for (const g of games) {
+      const href = "/games/" + encodeURIComponent(g.id);
+      list.append(el("li", { "data-id": g.id },
+        el("a", { class: "resume", href, text: g.kind + ": " + seatNames(g.seats) }),
+        el("small", { text: (g.over ? "over" : "in play") + " · version " + g.version }),
+        el("span", { class: "row" },
+          el("a", { class: "button", href, text: "Resume" }),
+          el("a", { class: "button", href: href.replace("/games/", "/api/games/") + "/record",
+            download: true, text: "Export" }),
+          el("button", { type: "button", class: "danger", "data-delete": g.id, text: "Delete" }))));
+    }
+  }
+
+  const refresh = coalesce(async () => render((await api("GET", "/api/games")).games));
+
+  document.getElementById("games").addEventListener("click", async (event) => {
+    const id = event.target.getAttribute && event.target.getAttribute("data-delete");
+    if (!id || !window.confirm("Delete this game? It cannot be brought back.")) return;
+    await api("DELETE", "/api/games/" + encodeURIComponent(id));
+    say("Game deleted.", "ok");
+    refresh();
+  });
+
+  const kind = document.getElementById("kind");
+  const ringsOptions = document.getElementById("rings-options");
+  const showOptions = () => { ringsOptions.hidden = kind.value !== "rings"; };
+  kind.addEventListener("change", showOptions);
+  showOptions();
+
+  document.getElementById("new-game").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const seats = [];
+    for (const row of document.querySelectorAll("#seats .seat")) {
+      const name = row.querySelector("[name=seat-name]").value.trim();
+      if (!name) continue;
+      const seat = { name };
+      if (kind.value === "rings") {
+        seat.corner = Number(row.querySelector("[name=seat-corner]").value);
+        seat.colour = row.querySelector("[name=seat-colour]").value;
+      }
+      seats.push(seat);
+    }
+    const body = { kind: kind.value, seats };
+    if (kind.value === "rings") {
+      body.variant = document.getElementById("variant").value;
+      body.board = document.getElementById("board").value;
+    }
+    const seed = document.getElementById("seed").value.trim();
+    if (seed) body.seed = Number(seed);
+    try {
+      const game = await api("POST", "/api/games", body);
+      window.location.href = "/games/" + encodeURIComponent(game.id);
+    } catch (error) { /* shown */ }
+  });
+
+  document.getElementById("import").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const file = document.getElementById("import-file").files[0];
+    if (!file) { say("Choose a record file first."); return; }
+    let record;
+    try { record = JSON.parse(await file.text()); } catch (error) {
+      say(file.name + ": not JSON: " + error.message); return;
+    }
+    try {
+      const game = await api("POST", "/api/games", { record });
+      window.location.href = "/games/" + encodeURIComponent(game.id);
+    } catch (error) { /* shown */ }
+  });
+
+  const boardSelect = document.getElementById("board");
+  const wanted = new URLSearchParams(window.location.search).get("board");
+  if (wanted && boardSelect.querySelector(`option[value="${CSS.escape(wanted)}"]`)) {
+    boardSelect.value = wanted;
+    kind.value = "rings";
+    showOptions();
+  }
+
+  live((item) => { if (item.type !== "board" && item.type !== "leds") refresh(); });
+})();

@@ -1,0 +1,93 @@
+/* Shared by every page: the API call, messages, and the live stream (/api/events). */
+"use strict";
+
+const Panel = (() => {
+  const page = JSON.parse(document.getElementById("page").textContent);
+  const data = JSON.parse(document.getElementById("data").textContent);
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child !== null && child !== undefined) node.append(child);
+    }
+    return node;
+  }
+
+  function say(text, kind) {
+    const box = document.getElementById("message");
+    box.textContent = text || "";
+    box.className = "message " + (kind || "error");
+    box.hidden = !text;
+    if (text) window.clearTimeout(say.timer);
+    if (text && kind === "ok") say.timer = window.setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  async function api(method, url, body) {
+    const options = { method, headers: { Accept: "application/json" } };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (error) {
+      say("The companion cannot be reached: " + error.message);
+      throw error;
+    }
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      const message = (answer.error && answer.error.message) || response.statusText;
+      say(message);
+      const error = new Error(message);
+      error.status = response.status;
+      error.code = answer.error && answer.error.code;
+      throw error;
+    }
+    say("");
+    return answer;
+  }
+
+  /* Follow /api/events; EventSource reconnects by itself and the table sends the current
+     state first on every connection, so a phone that slept catches up at once. */
+  function live(onItem) {
+    const badge = document.getElementById("live");
+    const source = new EventSource("/api/events");
+    source.onopen = () => { badge.textContent = "live"; badge.className = "live on"; };
+    source.onerror = () => { badge.textContent = "reconnecting"; badge.className = "live off"; };
+    source.onmessage = (event) => {
+      let item;
+      try { item = JSON.parse(event.data); } catch (error) { return; }
+      onItem(item);
+    };
+    window.addEventListener("pagehide", () => source.close());
+    return source;
+  }
+
+  /* Run ``task`` at most once at a time; calls while it runs coalesce into one more run. */
+  function coalesce(task) {
+    let running = false;
+    let again = false;
+    return async function run() {
+      if (running) { again = true; return; }
+      running = true;
+      try {
+        do { again = false; await task(); } while (again);
+      } catch (error) {
+        /* the message is already shown */
+      } finally {
+        running = false;
+      }
+    };
+  }
+
+  function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
+
+  return { page, data, el, say, api, live, coalesce, letter };
+})();

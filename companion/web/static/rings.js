@@ -1,0 +1,245 @@
+/* The ring board page: the board at the sensed offsets, the turn (dice, per-die and per-ring
+   status, preview, confirm), undo, the re-sync guide, the emulator and the history. */
+"use strict";
+(() => {
+  const { el, api, live, say, coalesce, letter } = Panel;
+  const board = Panel.data.board;
+  let game = Panel.data.game;
+  let sensed = Panel.data.rings;
+  const COLOURS = ["red", "blue", "green", "yellow", "brown"];
+  const faces = [...new Set(board.dice)].sort((a, b) => a - b);
+  let chosen = {};  // dice picked on this phone but not yet entered
+
+  /* ---- reading the table's answers (one place, so the page survives small changes) ---- */
+  const state = () => game.state || {};
+  const turn = () => state().live || state().turn || {};
+  const seats = () => state().seats || [];
+  const seatOf = (name) => seats().find((s) => s.name === name) || { name, colour: "white" };
+  const offsetsNow = () => (sensed && sensed.offsets) || state().offsets || new Array(10).fill(0);
+  const diceNow = () => turn().dice || null;
+
+  function pegsNow() {
+    /* Pegs ride their ring: a peg keeps its slot, so while the rings turn it is drawn at
+       (slot + sensed offset), its slot being (spoke - the game's offset). */
+    const n = board.spokes;
+    const gameOffsets = state().offsets || offsetsNow();
+    const now = offsetsNow();
+    const sniped = new Set(previewEvents().filter((e) => e.kind === "snipe")
+      .map((e) => cellKey(e.cell || e.at || e.from)));
+    return (state().pegs || []).map(([name, ring, spoke]) => {
+      const slot = (((spoke - gameOffsets[ring]) % n) + n) % n;
+      const live = (slot + now[ring]) % n;
+      const seat = seatOf(name);
+      return { name, ring, spoke: live, colour: seat.colour, letter: name.slice(0, 1),
+        sniped: sniped.has(`${ring},${live}`) };
+    });
+  }
+
+  function cellKey(cell) { return Array.isArray(cell) ? `${cell[0]},${cell[1]}` : ""; }
+
+  function previewEvents() {
+    const events = turn().preview_events || [];
+    return Array.isArray(events) ? events : [];
+  }
+
+  function previewLines() {
+    const preview = turn().preview || [];
+    return preview.map((line) => (typeof line === "string" ? line : line.text || ""));
+  }
+
+  /* ---- drawing ---- */
+  function drawBoard() {
+    const waiting = state().waiting || {};
+    const bases = [];
+    for (const seat of seats()) {
+      const count = (waiting[seat.name] || []).length;
+      const corners = seat.bases || (count === 2 ? [seat.corner, (seat.corner + 2) % 4] : [seat.corner]);
+      (waiting[seat.name] || []).forEach((count, i) => {
+        bases.push({ corner: corners[i] === undefined ? seat.corner : corners[i],
+          colour: seat.colour, letter: seat.name.slice(0, 1), name: seat.name,
+          waiting: count, moving: state().to_move === seat.name });
+      });
+    }
+    const moves = previewEvents().filter((e) => e.kind === "advance" || e.kind === "centre")
+      .map((e) => ({ from: e.from, to: e.kind === "centre" ? "centre" : e.to }));
+    BoardSvg.draw(document.getElementById("board"), board, {
+      offsets: offsetsNow(), pegs: pegsNow(), bases, moves,
+      open: turn().open_paths || BoardSvg.openPaths(board, offsetsNow()),
+    });
+  }
+
+  function drawHeader() {
+    const s = state();
+    const line = document.getElementById("turn-line");
+    if (s.over) {
+      line.replaceChildren(el("span", { text: s.winner ? `Game over: ${s.winner} wins` :
+        "Game over" }));
+    } else {
+      const seat = seatOf(s.to_move);
+      line.replaceChildren(el("span", { class: "dot", style: `background:${BoardSvg.FILL[seat.colour] || seat.colour}`,
+        text: (s.to_move || "?").slice(0, 1) }), el("span", { id: "to-move", text: `${s.to_move} to move` }),
+        el("small", { text: `· turn ${(s.turns || 0) + 1}` }));
+    }
+    const scores = document.getElementById("scores");
+    scores.replaceChildren();
+    for (const [name, points] of Object.entries(s.scores || {})) {
+      const seat = seatOf(name);
+      scores.append(el("span", { class: "chip" + (name === s.to_move ? " turn" : ""),
+        "data-seat": name },
+        el("span", { class: "dot", style: `background:${BoardSvg.FILL[seat.colour] || seat.colour}`,
+          text: name.slice(0, 1) }),
+        el("span", { text: `${name} ` }), el("strong", { class: "score", text: String(points) })));
+    }
+    document.getElementById("legend").textContent = "Rings: " + COLOURS.map((c) =>
+      `${letter(c)} ${c}`).join(" · ") + ". Black slots are open; dashed green spokes are " +
+      "open paths into Central Control; ★ is spoke 0.";
+  }
+
+  function dieStatus(colour) {
+    const all = turn().dice_status || turn().die_status || turn().status || {};
+    return all[colour] || null;
+  }
+
+  function drawDice() {
+    const box = document.getElementById("dice");
+    box.replaceChildren();
+    const entered = diceNow();
+    for (const colour of COLOURS) {
+      const value = colour in chosen ? chosen[colour] : (entered ? entered[colour] : null);
+      box.append(el("span", { class: "dot", style: `background:${BoardSvg.FILL[colour]};color:${colour === "yellow" ? "#000" : "#fff"}`,
+        text: letter(colour), title: colour }));
+      const buttons = el("span", { class: "die-faces", role: "group", "aria-label": `${colour} die` });
+      for (const face of faces) {
+        buttons.append(el("button", { type: "button", "aria-pressed": String(value === face),
+          "data-die": colour, "data-face": face, text: String(face),
+          onclick: () => { chosen[colour] = face; drawDice(); } }));
+      }
+      box.append(buttons);
+      const status = dieStatus(colour);
+      if (status) {
+        box.append(el("span", { class: `die-status s-${status.status}`, "data-die-status": colour,
+          text: `${colour}: ${status.status}${status.reason ? " — " + status.reason : ""}` }));
+      }
+    }
+    const over = Boolean(state().over);
+    document.getElementById("roll").disabled = over;
+    document.getElementById("enter-dice").disabled = over ||
+      !COLOURS.every((c) => c in chosen || (entered && c in entered));
+  }
+
+  function drawTurn() {
+    const list = document.getElementById("ring-status");
+    list.replaceChildren();
+    for (const ring of turn().rings || []) {
+      const notes = [];
+      if (ring.difference) notes.push(ring.difference);
+      if (ring.aligned === false) notes.push(`ring ${ring.ring} stands between two slots`);
+      else if (ring.settled === false) notes.push(`ring ${ring.ring} is still moving`);
+      if (ring.steps && !ring.difference) {
+        notes.push(`ring ${ring.ring} (${ring.colour}) turned ${ring.steps > 0 ? "+" : ""}${ring.steps}`);
+      }
+      for (const text of notes) {
+        list.append(el("li", { class: ring.difference || ring.aligned === false ? "todo" : "ok",
+          "data-ring": ring.ring, text }));
+      }
+    }
+    if (!list.children.length) {
+      list.append(el("li", { class: "muted", text: diceNow() ?
+        "No ring has turned yet." : "Enter or roll the dice, then turn the rings." }));
+    }
+    const blocked = turn().blocked || turn().reason;
+    if (blocked && !state().over) {
+      list.append(el("li", { class: "todo", id: "blocked", text: "Cannot confirm yet: " + blocked }));
+    }
+    const preview = document.getElementById("preview");
+    preview.replaceChildren(...previewLines().map((text) => el("li", { text })));
+    if (!preview.children.length) preview.append(el("li", { class: "muted", text: "no peg would move" }));
+    document.getElementById("confirm").disabled = Boolean(state().over) || !turn().can_confirm;
+    const last = state().last_turn || null;
+    const lines = last ? (last.instructions || last) : [];
+    document.getElementById("last").hidden = !lines.length;
+    document.getElementById("instructions").replaceChildren(
+      ...lines.map((text) => el("li", { text })));
+  }
+
+  function drawResync() {
+    const guide = state().resync || turn().resync || null;
+    const section = document.getElementById("resync");
+    section.hidden = !guide;
+    if (!guide) return;
+    section.querySelector("p").textContent = guide.prompt || "";
+    document.getElementById("resync-list").replaceChildren(...(guide.rings || []).map((g) =>
+      el("li", { class: g.ok ? "ok" : "todo", "data-ring": g.ring, "data-ok": String(g.ok),
+        text: g.ok ? `ring ${g.ring} is at ${g.target}` : g.instruction })));
+  }
+
+  function drawHistory() {
+    const history = state().history || [];
+    document.getElementById("history").replaceChildren(...history.map((h) =>
+      el("li", { text: typeof h === "string" ? h : h.text || JSON.stringify(h) })));
+  }
+
+  function drawEmulator() {
+    Emulator.render(sensed, board.rings.map((ring) => ring.colour));
+  }
+
+  function drawAll() {
+    drawHeader(); drawBoard(); drawDice(); drawTurn(); drawResync(); drawHistory(); drawEmulator();
+  }
+
+  /* ---- actions ---- */
+  const gameUrl = "/api/games/" + encodeURIComponent(game.id);
+
+  async function act(action) {
+    try {
+      game = await api("POST", gameUrl + "/actions", { version: game.version, action });
+      drawAll();
+      return true;
+    } catch (error) {
+      if (error.status === 409) refreshGame();
+      return false;
+    }
+  }
+
+  document.getElementById("roll").addEventListener("click", async () => {
+    if (await act({ roll: true })) chosen = {};
+    drawDice();
+  });
+  document.getElementById("enter-dice").addEventListener("click", async () => {
+    const dice = Object.assign({}, diceNow() || {}, chosen);
+    if (await act({ dice })) chosen = {};
+    drawDice();
+  });
+  document.getElementById("confirm").addEventListener("click", async () => {
+    if (await act({ confirm: true })) say("Turn confirmed.", "ok");
+  });
+  document.getElementById("resync-accept").addEventListener("click",
+    () => act({ accept_offsets: true }));
+  document.getElementById("undo").addEventListener("click", async () => {
+    try {
+      game = await api("POST", gameUrl + "/undo", { version: game.version });
+      chosen = {};
+      say("Undone: turn the rings back as the guide shows.", "ok");
+      drawAll();
+    } catch (error) { if (error.status === 409) refreshGame(); }
+  });
+  /* ---- live ---- */
+  const refreshGame = coalesce(async () => { game = await api("GET", gameUrl); drawAll(); });
+  const refreshBoard = coalesce(async () => { sensed = await api("GET", "/api/board"); drawAll(); });
+
+  live((item) => {
+    if (item.type === "game" && item.game && item.game.id === game.id) {
+      if (item.game.version >= game.version) { game = item.game; drawAll(); } else refreshGame();
+    } else if (item.type === "game" && item.id === game.id) refreshGame();
+    else if (item.type === "board" && item.board && item.board.offsets) {
+      sensed = Object.assign({}, sensed, item.board); drawAll(); refreshGame();
+    } else if (item.type === "board") { refreshBoard(); refreshGame(); }
+    else if (item.type === "leds" && item.leds) {
+      sensed = Object.assign({}, sensed, { leds: item.leds });
+      Emulator.drawLeds(item.leds);
+    }
+    else if (item.type === "games" || item.type === "snapshot" || item.type === "state" ||
+      !item.type) { refreshGame(); refreshBoard(); }
+  });
+  drawAll();
+})();

@@ -31,6 +31,7 @@ from companion.games.stones.pieces import (
     SPACE_COUNT,
     STACK_HEIGHT,
     Cell,
+    as_whole_at_least,
     cell_text,
     parse_artist_space,
 )
@@ -94,7 +95,7 @@ def _parse_space(value: JSON, where: str) -> Space:
                 f"{table_where}: expected {STACK_HEIGHT} whole numbers >= 0 "
                 f"(heights 1 to {STACK_HEIGHT}), got {len(items)}"
             )
-        table = tuple(as_int(v, join(table_where, i), 0) for i, v in enumerate(items))
+        table = tuple(as_whole_at_least(v, join(table_where, i), 0) for i, v in enumerate(items))
         return Space(rule, table=table)
     check_keys(obj, where, ["rule"])
     return Space(rule)
@@ -111,7 +112,7 @@ def _parse_mandala(
 ) -> tuple[int, tuple[tuple[int, int], ...], dict[int, int]]:
     obj = as_dict(value, where)
     check_keys(obj, where, ["places", "end"], ["bonus"])
-    places = as_int(obj["places"], join(where, "places"), 1)
+    places = as_whole_at_least(obj["places"], join(where, "places"), 1)
     bonus_where = join(where, "bonus")
     bonus: dict[int, int] = {}
     for key, vp in as_dict(obj.get("bonus", {}), bonus_where).items():
@@ -121,7 +122,7 @@ def _parse_mandala(
             raise RecordError(f"{key_where}: place {place} is out of 1..{places}")
         if place in bonus:
             raise RecordError(f"{key_where}: place {place} is given twice")
-        bonus[place] = as_int(vp, key_where, 0)
+        bonus[place] = as_whole_at_least(vp, key_where, 0)
     end_where = join(where, "end")
     end_obj = as_dict(get(obj, "end", where), end_where)
     end: dict[int, int] = {}

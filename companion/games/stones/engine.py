@@ -46,6 +46,7 @@ from companion.games.stones.pieces import (
     Direction,
     Pattern,
     Stone,
+    as_whole_at_least,
     cell_text,
     clockwise_from,
     neighbour,
@@ -702,7 +703,7 @@ def parse_action(state: State, obj: JSON) -> Action:
         seat = as_str(action["objective"], "objective")
         if seat not in state.seats:
             raise RecordError(f"objective: {seat!r} is not a seat ({', '.join(state.seats)})")
-        return Objective(seat, as_int(action["vp"], "vp", 0))
+        return Objective(seat, as_whole_at_least(action["vp"], "vp", 0))
     keys = ", ".join(repr(k) for k in action) or "none"
     raise RecordError(f"action: expected a pick, score or objective action, got keys {keys}")
 
@@ -840,11 +841,11 @@ def state_from_json(obj: JSON) -> State:
         parse_stone(s, join("mandala", i)) for i, s in enumerate(as_list(obj["mandala"], "mandala"))
     )
     scores = tuple(
-        as_int(v, join("scores", i), 0)
+        as_whole_at_least(v, join("scores", i), 0)
         for i, v in enumerate(_parse_fixed_list(obj["scores"], "scores", n))
     )
     objectives = tuple(
-        as_int(v, join("objectives", i), 0)
+        as_whole_at_least(v, join("objectives", i), 0)
         for i, v in enumerate(as_list(obj["objectives"], "objectives"))
     )
     phase: Phase = as_str(obj["phase"], "phase", PHASES)  # type: ignore[assignment]
@@ -863,7 +864,7 @@ def state_from_json(obj: JSON) -> State:
         mandala=mandala,
         scores=scores,
         objectives=objectives,
-        actions=as_int(obj["actions"], "actions", 0),
+        actions=as_whole_at_least(obj["actions"], "actions", 0),
         phase=phase,
         to_move=to_move,
         end_triggered=as_bool(obj["end_triggered"], "end_triggered"),

@@ -104,6 +104,14 @@ def stack_key(cell: Cell) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
+def as_whole_at_least(value: JSON, where: str, low: int) -> int:
+    """Check that ``value`` is a whole number >= ``low`` (``as_int`` with no upper bound)."""
+    number = as_int(value, where)
+    if number < low:
+        raise RecordError(f"{where}: expected a whole number >= {low}, got {number}")
+    return number
+
+
 def parse_cell(value: JSON, where: str) -> Cell:
     """Read ``[row, column]``, both whole numbers 1..7."""
     items = as_list(value, where)

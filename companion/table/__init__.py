@@ -14,5 +14,15 @@ or HTTP (``companion.web`` calls the table's public methods).
 from __future__ import annotations
 
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError, TableError
+from companion.table.hub import Subscription
+from companion.table.service import Table
 
-__all__ = ["Conflict", "Forbidden", "NotFound", "StorageError", "TableError"]
+__all__ = [
+    "Conflict",
+    "Forbidden",
+    "NotFound",
+    "StorageError",
+    "Subscription",
+    "Table",
+    "TableError",
+]

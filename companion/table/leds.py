@@ -1,0 +1,201 @@
+"""The LED frame as a pure function of the table's state (hardware.md, "LEDs").
+
+:func:`scene_of` picks out of the game and the live turn what the strip shows;
+:func:`render_frame` turns a scene into one colour per pixel through the owner's LED map.
+Brightness and the current limit are the strip's business (``firmware.leds``); colours here
+are full-scale.
+
+- spoke: green (steady) where a full black path runs into Central Control; the moving seat's
+  colour (steady) where one of its pegs would advance if the turn ended now; red, blinking
+  fast, where a snipe would happen; white, blinking slowly, where a ring's mark must go
+  during a re-sync; every spoke red for one pulse when the rings make an illegal turn;
+- base: the seat's colour, full for the seat to move, dim for the others;
+- scores: one lit pixel per point in the seat's colour.
+
+The blink rhythm (``phase``, counted in quarter seconds) tells a snipe from a path without
+relying on colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+RGB = tuple[int, int, int]
+
+OFF: RGB = (0, 0, 0)
+GREEN: RGB = (0, 255, 0)
+RED: RGB = (255, 0, 0)
+WHITE: RGB = (255, 255, 255)
+DIM = 4
+"""Bases of the seats not to move shine at 1/DIM of their colour."""
+
+#: Seat colours (rings.md section 2 and any a record may name) as pixels.
+SEAT_COLOURS: dict[str, RGB] = {
+    "orange": (255, 96, 0),
+    "purple": (160, 0, 255),
+    "cyan": (0, 255, 255),
+    "white": (255, 255, 255),
+    "pink": (255, 64, 160),
+    "magenta": (255, 0, 255),
+    "black": (40, 40, 40),
+    "grey": (128, 128, 128),
+    "gray": (128, 128, 128),
+    "silver": (192, 192, 192),
+    "gold": (255, 190, 0),
+    "violet": (140, 60, 255),
+    "indigo": (75, 0, 130),
+    "teal": (0, 128, 128),
+    "lime": (128, 255, 0),
+    "navy": (0, 0, 128),
+}
+
+
+def seat_rgb(colour: str) -> RGB:
+    """A seat colour's pixel value (an unknown name shines white)."""
+    return SEAT_COLOURS.get(colour.lower(), WHITE)
+
+
+class LedMapLike(Protocol):
+    """The roles of ``firmware.maps.LedMap``: pixel indices per spoke, entrance, base, score."""
+
+    @property
+    def spokes(self) -> tuple[int, ...]: ...
+    @property
+    def entrances(self) -> tuple[int, ...]: ...
+    @property
+    def bases(self) -> tuple[int, ...]: ...
+    @property
+    def scores(self) -> tuple[tuple[int, ...], ...]: ...
+
+
+@dataclass(frozen=True)
+class Base:
+    """One base's pixel: its corner, the seat's colour, whether that seat moves next."""
+
+    corner: int
+    colour: str
+    to_move: bool
+
+
+@dataclass(frozen=True)
+class Score:
+    """One corner's score pixels: the seat's points and colour."""
+
+    corner: int
+    points: int
+    colour: str
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything a frame depends on (all of it derived from the table's state)."""
+
+    open_paths: frozenset[int] = frozenset()
+    advance: frozenset[int] = frozenset()
+    mover_colour: str | None = None
+    snipes: frozenset[int] = frozenset()
+    guide: frozenset[int] = frozenset()
+    illegal: bool = False
+    bases: tuple[Base, ...] = ()
+    scores: tuple[Score, ...] = ()
+
+    @property
+    def blinks(self) -> bool:
+        """Say whether the frame changes with the phase (the table re-renders it on a timer)."""
+        return bool(self.snipes or self.guide)
+
+
+def dim(colour: RGB, factor: int = DIM) -> RGB:
+    """The colour at 1/``factor`` of its brightness."""
+    return (colour[0] // factor, colour[1] // factor, colour[2] // factor)
+
+
+def spoke_colour(scene: Scene, spoke: int, phase: int) -> RGB:
+    """The colour of one spoke pixel; the most urgent meaning wins."""
+    if scene.illegal:
+        return RED
+    if spoke in scene.snipes:
+        return RED if phase % 2 == 0 else OFF
+    if spoke in scene.guide:
+        return WHITE if phase % 4 < 2 else OFF
+    if spoke in scene.advance and scene.mover_colour is not None:
+        return seat_rgb(scene.mover_colour)
+    if spoke in scene.open_paths:
+        return GREEN
+    return OFF
+
+
+def render_frame(scene: Scene, led_map: LedMapLike, count: int, phase: int = 0) -> list[RGB]:
+    """Return the colour of every pixel of a ``count``-pixel strip for ``scene``.
+
+    ``phase`` counts quarter seconds (blinking elements alternate with it). Pixel indices
+    the map gives beyond ``count`` are ignored; pixels the map does not name stay off.
+    """
+    frame: list[RGB] = [OFF] * count
+
+    def put(index: int, colour: RGB) -> None:
+        if 0 <= index < count:
+            frame[index] = colour
+
+    for spoke, index in enumerate(led_map.spokes):
+        put(index, spoke_colour(scene, spoke, phase))
+    for base in scene.bases:
+        if 0 <= base.corner < len(led_map.bases):
+            colour = seat_rgb(base.colour)
+            put(led_map.bases[base.corner], colour if base.to_move else dim(colour))
+    for score in scene.scores:
+        if 0 <= score.corner < len(led_map.scores):
+            pixels = led_map.scores[score.corner]
+            for number, index in enumerate(pixels):
+                put(index, seat_rgb(score.colour) if number < score.points else OFF)
+    return frame
+
+
+def blank(count: int) -> list[RGB]:
+    """Every pixel off."""
+    return [OFF] * count
+
+
+def scene_of_rings(
+    state: object,
+    *,
+    to_move: int | None,
+    open_paths: frozenset[int] = frozenset(),
+    advance: frozenset[int] = frozenset(),
+    snipes: frozenset[int] = frozenset(),
+    guide: frozenset[int] = frozenset(),
+    illegal: bool = False,
+) -> Scene:
+    """Build the scene of a ring-board game from its state and its live turn.
+
+    ``state`` is a rings ``State``: its ``seats`` carry ``corner`` and ``colour`` and its
+    ``scores`` the points per seat; a seat in the two-base variants has two bases.
+    """
+    seats: Sequence[object] = getattr(state, "seats", ())
+    scores: Sequence[int] = tuple(getattr(state, "scores", ()))
+    variant = str(getattr(state, "variant", "standard"))
+    bases: list[Base] = []
+    score_pixels: list[Score] = []
+    for number, seat in enumerate(seats):
+        corner = int(getattr(seat, "corner", 0))
+        colour = str(getattr(seat, "colour", "white"))
+        moving = to_move == number
+        corners = [corner] if variant == "standard" else [corner, (corner + 2) % 4]
+        bases.extend(Base(c, colour, moving) for c in corners)
+        points = int(scores[number]) if number < len(scores) else 0
+        score_pixels.append(Score(corner, points, colour))
+    mover = None
+    if to_move is not None and 0 <= to_move < len(seats):
+        mover = str(getattr(seats[to_move], "colour", "white"))
+    return Scene(
+        open_paths=open_paths,
+        advance=advance,
+        mover_colour=mover,
+        snipes=snipes,
+        guide=guide,
+        illegal=illegal,
+        bases=tuple(bases),
+        scores=tuple(score_pixels),
+    )

@@ -1,0 +1,295 @@
+"""The ring-board turn at a real table, as pure functions of the game and the sensed rings.
+
+The table thread keeps the facts (the game's state at the turn's start, the dice, the last
+report of every ring, the re-sync in progress); these functions turn them into what the panel
+and the LEDs show: a status per die and per ring, the live preview of the advance as plain
+instructions, whether the turn may be confirmed (and if not, why), and the re-sync guide.
+Rules questions all go to the rings engine (``explain``, ``preview``, ``describe``,
+``open_paths``); nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+JSON = Any
+
+ResyncReason = Literal["restart", "undo", "resume", "import", "new"]
+
+#: What each re-sync reason asks the table, as the panel says it.
+RESYNC_PROMPTS: dict[str, str] = {
+    "restart": "the companion restarted: check that no ring was moved while it was off",
+    "undo": "the last turn was undone: turn the rings back to where the game has them",
+    "resume": "this game was resumed: set the rings to where the game has them",
+    "import": "this game was imported: set the rings to where the game has them",
+    "new": "a new game: set every ring's mark at the star",
+}
+
+
+@dataclass(frozen=True)
+class RingSense:
+    """The last report of one ring."""
+
+    offset: int
+    aligned: bool = True
+    settled: bool = True
+    edges: int = 0
+    errors: int = 0
+    last_movement: float | None = None
+
+
+@dataclass(frozen=True)
+class Resync:
+    """A re-sync in progress: the rings must reach ``targets`` (or the seat accepts them)."""
+
+    reason: ResyncReason
+    targets: tuple[int, ...]
+
+
+def signed_steps(delta: int, spokes: int) -> int:
+    """The shortest signed turn for a difference of ``delta`` slots (ties go clockwise)."""
+    steps = delta % spokes
+    return steps - spokes if steps > spokes // 2 else steps
+
+
+def slots(count: int) -> str:
+    """``1 slot`` / ``3 slots``."""
+    return f"{count} slot" if count == 1 else f"{count} slots"
+
+
+def ring_difference(ring: int, sensed: int, target: int, spokes: int) -> str | None:
+    """Say how far ring ``ring`` stands from where the game has it, or None when it is there."""
+    steps = signed_steps(sensed - target, spokes)
+    if steps == 0:
+        return None
+    way = "clockwise" if steps > 0 else "counter-clockwise"
+    return f"ring {ring} is {slots(abs(steps))} {way} of where the game has it"
+
+
+def turn_back(ring: int, sensed: int, target: int, spokes: int) -> str | None:
+    """The instruction that brings ring ``ring`` to ``target``, or None when it is there."""
+    steps = signed_steps(target - sensed, spokes)
+    if steps == 0:
+        return None
+    way = "clockwise" if steps > 0 else "counter-clockwise"
+    return f"turn ring {ring} {slots(abs(steps))} {way} (its mark to spoke {target})"
+
+
+def resync_view(resync: Resync, sense: Sequence[RingSense], spokes: int) -> dict[str, JSON]:
+    """The re-sync guide: where each ring must stand, ticked off as it gets there."""
+    rings = []
+    for ring, (target, now) in enumerate(zip(resync.targets, sense, strict=True)):
+        there = now.offset == target and now.aligned
+        rings.append(
+            {
+                "ring": ring,
+                "target": target,
+                "sensed": now.offset,
+                "ok": there,
+                "instruction": None if there else turn_back(ring, now.offset, target, spokes),
+            }
+        )
+    return {
+        "reason": resync.reason,
+        "prompt": RESYNC_PROMPTS[resync.reason],
+        "rings": rings,
+        "done": all(ring["ok"] for ring in rings),
+        "accept": 'accept the sensed offsets with {"accept_offsets": true}',
+    }
+
+
+def resync_complete(resync: Resync, sense: Sequence[RingSense]) -> bool:
+    """Say whether every ring stands, settled, where the re-sync wants it.
+
+    After a restart the seat must say so (the sensors cannot see a ring moved while off).
+    """
+    if resync.reason == "restart":
+        return False
+    return all(
+        now.offset == target and now.aligned and now.settled
+        for target, now in zip(resync.targets, sense, strict=True)
+    )
+
+
+def at_offsets(state: Any, offsets: Sequence[int]) -> Any:
+    """The game's state with the rings turned to ``offsets`` (pegs ride their rings)."""
+    return dataclasses.replace(state, offsets=tuple(offsets))
+
+
+@dataclass(frozen=True)
+class LiveTurn:
+    """Everything the panel and the LEDs show about the turn in progress."""
+
+    dice: dict[str, int] | None
+    dice_status: dict[str, dict[str, str]]
+    rings: list[dict[str, JSON]]
+    rotations: list[dict[str, int]] | None
+    reason: str | None
+    preview: list[str]
+    advance_spokes: frozenset[int]
+    snipe_spokes: frozenset[int]
+    open_paths: frozenset[int]
+    can_confirm: bool
+    blocked: str | None
+
+    def to_json(self) -> dict[str, JSON]:
+        """The panel's view of the turn."""
+        return {
+            "dice": self.dice,
+            "dice_status": self.dice_status,
+            "rings": self.rings,
+            "rotations": self.rotations,
+            "reason": self.reason,
+            "preview": self.preview,
+            "open_paths": sorted(self.open_paths),
+            "can_confirm": self.can_confirm,
+            "blocked": self.blocked,
+        }
+
+
+def event_spoke(event: Any, key: str) -> int | None:
+    """The spoke of an event's cell ``key`` (``to``/``at``/``cell``), if it has one."""
+    cell = getattr(event, key, None)
+    if isinstance(cell, tuple) and len(cell) == 2 and all(isinstance(v, int) for v in cell):
+        return int(cell[1])
+    return None
+
+
+def live_turn(
+    rings: Any,
+    state: Any,
+    dice: Mapping[str, int] | None,
+    sense: Sequence[RingSense],
+    resync: Resync | None,
+) -> LiveTurn:
+    """Match the sensed rings against the game at the turn's start and the dice.
+
+    ``rings`` is the rings engine module; ``state`` the game's state at the turn's start.
+    """
+    spokes = int(state.board.spokes)
+    offsets = [ring.offset for ring in sense]
+    colours = [ring.colour for ring in state.board.rings]
+    over = bool(rings.is_over(state))
+    explanation = None
+    if dice is not None and not over:
+        explanation = rings.explain(state, dict(dice), offsets)
+    ring_views: list[dict[str, JSON]] = []
+    for number, (now, start) in enumerate(zip(sense, state.offsets, strict=True)):
+        if explanation is not None:
+            difference = explanation.rings.get(number)
+        else:
+            difference = ring_difference(number, now.offset, int(start), spokes)
+        ring_views.append(
+            {
+                "ring": number,
+                "colour": colours[number],
+                "start": int(start),
+                "sensed": now.offset,
+                "steps": signed_steps(now.offset - int(start), spokes),
+                "aligned": now.aligned,
+                "settled": now.settled,
+                "difference": difference,
+            }
+        )
+    dice_status: dict[str, dict[str, str]] = {}
+    rotations: list[dict[str, int]] | None = None
+    reason: str | None = None
+    if explanation is not None:
+        dice_status = {
+            colour: {"status": status.status, "reason": status.reason}
+            for colour, status in explanation.dice.items()
+        }
+        if explanation.rotations is not None:
+            rotations = [
+                {"ring": rotation.ring, "steps": rotation.steps}
+                for rotation in explanation.rotations
+            ]
+        reason = explanation.reason
+    preview: list[str] = []
+    advance: set[int] = set()
+    snipes: set[int] = set()
+    paths: frozenset[int] = frozenset()
+    if not over:
+        outcome = rings.preview(state, offsets)
+        preview = [rings.describe(event, state) for event in outcome.events]
+        for event in outcome.events:
+            spoke = event_spoke(event, "to")
+            if event.kind in ("advance", "centre", "entry") and spoke is not None:
+                advance.add(spoke)
+            if event.kind == "snipe":
+                at = event_spoke(event, "at")
+                if at is None:
+                    at = event_spoke(event, "cell")
+                if at is None:
+                    at = event_spoke(event, "frm")
+                if at is not None:
+                    snipes.add(at)
+        paths = frozenset(int(s) for s in rings.open_paths(at_offsets(state, offsets)))
+    blocked = confirm_blocker(state, dice, sense, resync, explanation, over, rings)
+    return LiveTurn(
+        dice=dict(dice) if dice is not None else None,
+        dice_status=dice_status,
+        rings=ring_views,
+        rotations=rotations,
+        reason=reason,
+        preview=preview,
+        advance_spokes=frozenset(advance),
+        snipe_spokes=frozenset(snipes),
+        open_paths=paths,
+        can_confirm=blocked is None,
+        blocked=blocked,
+    )
+
+
+def confirm_blocker(  # noqa: PLR0917
+    state: Any,
+    dice: Mapping[str, int] | None,
+    sense: Sequence[RingSense],
+    resync: Resync | None,
+    explanation: Any,
+    over: bool,
+    rings: Any,
+) -> str | None:
+    """Say why the turn cannot be confirmed now, or None when it can."""
+    if over:
+        return "the game is over"
+    if resync is not None:
+        return f"re-sync first: {RESYNC_PROMPTS[resync.reason]}"
+    if dice is None:
+        return "enter or roll the dice first"
+    for number, ring in enumerate(sense):
+        if not ring.aligned:
+            return f"ring {number} stands between two slots"
+    for number, ring in enumerate(sense):
+        if not ring.settled:
+            return f"ring {number} is still moving"
+    if explanation is None or explanation.rotations is None:
+        reason = None if explanation is None else explanation.reason
+        return reason or "the rings do not match the dice"
+    return None
+
+
+def parse_dice(rings: Any, state: Any, value: JSON) -> dict[str, int]:
+    """Check a dice object the way a turn of the record does (five colours, board faces).
+
+    :raises RecordError: naming the colour, e.g. ``dice.red: 7 is not a face of the dice``.
+    """
+    from companion.games.base import RecordError, as_dict, as_int, check_keys, join
+
+    where = "dice"
+    obj = as_dict(value, where)
+    check_keys(obj, where, list(rings.COLOURS))
+    faces = sorted({int(face) for face in state.board.dice})
+    dice: dict[str, int] = {}
+    for colour in rings.COLOURS:
+        number = as_int(obj[colour], join(where, colour))
+        if number not in faces:
+            raise RecordError(
+                f"{join(where, colour)}: {number} is not a face of the dice "
+                f"({', '.join(str(face) for face in faces)})"
+            )
+        dice[colour] = number
+    return dice

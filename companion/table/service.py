@@ -1,0 +1,978 @@
+"""The :class:`Table`: one command queue, one thread that applies every command.
+
+Callers (web requests, the CLI, tests) call the public methods from any thread; each puts a
+command on the queue and waits for its answer. Pin callbacks (ring reports, button presses)
+only put an item on the queue. The table thread is the only code that touches a game, the
+store, the sensed rings or the LED strip, so no lock guards the game state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from companion import games as registry
+from companion.games.base import (
+    JSON,
+    Engine,
+    GameError,
+    IllegalAction,
+    RecordError,
+    as_bool,
+    as_dict,
+    as_int,
+    as_list,
+    as_str,
+    get,
+)
+from companion.table import leds, live
+from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
+from companion.table.hub import Hub, Subscription
+from companion.table.store import GameRow, Store
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+RINGS = "rings"
+RING_COUNT = 10
+ACTIVE_KEY = "active_rings_game"
+ALERT_SECONDS = 0.5
+"""How long the spokes stay red after an illegal ring turn (one pulse)."""
+MAX_DETENTS = 1000
+LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume")
+"""Keys of a live ring-board step (a record turn has ``dice`` *and* ``rotations``)."""
+
+RingReporter = Callable[[Any], None]
+ButtonReporter = Callable[[str], None]
+HardwareOpener = Callable[[RingReporter, ButtonReporter, int, "list[int] | None"], Any]
+"""``(report_ring, report_button, spokes, offsets) -> firmware.hardware.Hardware``."""
+
+
+@dataclass
+class Game:
+    """One game as the table thread keeps it (mutable; owned by that thread)."""
+
+    id: str
+    kind: str
+    engine: Engine
+    setup: dict[str, JSON]
+    version: int
+    created: float
+    updated: float
+    seed: int
+    rolls: int
+    dice: dict[str, int] | None
+    dice_source: str | None
+    actions: list[JSON] = field(default_factory=list)
+    states: list[Any] = field(default_factory=list)
+    notes: list[list[str]] = field(default_factory=list)
+    """Per accepted action, the plain instructions of what it did (rings: ``describe``)."""
+    error: str | None = None
+
+    @property
+    def state(self) -> Any:
+        """The current state (the replay of the journal)."""
+        return self.states[-1]
+
+    @property
+    def over(self) -> bool:
+        """Say whether the game has ended."""
+        return self.error is None and bool(self.engine.is_over(self.state))
+
+    def seat_names(self) -> list[str]:
+        """The seats' names in order."""
+        names: list[str] = []
+        seats = self.setup.get("seats")
+        for seat in seats if isinstance(seats, list) else []:
+            if isinstance(seat, dict):
+                names.append(str(seat.get("name", "")))
+            else:
+                names.append(str(seat))
+        return names
+
+
+@dataclass(frozen=True)
+class _Call:
+    function: Callable[[], Any]
+    future: Future[Any]
+
+
+@dataclass(frozen=True)
+class _Ring:
+    report: Any
+
+
+@dataclass(frozen=True)
+class _Button:
+    name: str
+
+
+class _Stop:
+    pass
+
+
+def iso(stamp: float) -> str:
+    """A time as ISO 8601 in UTC to the second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))
+
+
+class Table:
+    """The one owner of every game on this companion (contract C).
+
+    :param data_dir: where ``table.db`` lives (created if missing).
+    :param hardware: ``None`` (no ring board), a running ``firmware.hardware.Hardware`` whose
+        reports go to :meth:`when_ring` and :meth:`when_button`, or a
+        :data:`HardwareOpener` the table calls at :meth:`start` with its own reporters, the
+        spokes of the board on the table and the last settled offsets.
+    :param boards_dir: the owner's board files (``<data>/boards``), searched first by name.
+    :param engines: kind -> engine (tests only; defaults to ``companion.games.engine``).
+    :param max_page_count: cap on the database's pages (tests stand in a full disk with it).
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        hardware: Any = None,
+        boards_dir: Path | None = None,
+        *,
+        engines: Callable[[str], Engine] = registry.engine,
+        max_page_count: int | None = None,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.boards_dir = boards_dir
+        self._hardware_arg = hardware
+        self.hardware: Any = None
+        self._engines = engines
+        self._max_page_count = max_page_count
+        self._queue: queue.Queue[_Call | _Ring | _Button | _Stop] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._running = False
+        self._store: Store | None = None
+        self._games: dict[str, Game] = {}
+        self._active: str | None = None
+        self._sense: list[live.RingSense] = []
+        self._resync: live.Resync | None = None
+        self._live: live.LiveTurn | None = None
+        self._frame: list[leds.RGB] = []
+        self._scene = leds.Scene()
+        self._alert_until = 0.0
+        self._refusal: str | None = None
+        self._last_reason: str | None = None
+        self._last_turn: list[str] = []
+        self.warnings: list[str] = []
+        self.hub = Hub(self._snapshot)
+        self.started_at = 0.0
+
+    # Life cycle ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the store, replay every game, attach the rings, start the table thread.
+
+        :raises StorageError: when the database cannot be used (the message says why).
+        """
+        if self._running:
+            return
+        self._store = Store(self.data_dir, max_page_count=self._max_page_count)
+        self.warnings.extend(self._store.warnings)
+        for row in self._store.games():
+            self._games[row.id] = self._load(row, self._store.journal(row.id))
+        active = self._store.setting(ACTIVE_KEY)
+        self._active = active if active in self._games else None
+        self._attach_hardware()
+        if self._active is not None and self.hardware is not None:
+            game = self._games[self._active]
+            if game.error is None and not game.over:
+                self._resync = live.Resync("restart", tuple(game.state.offsets))
+        self._running = True
+        self.started_at = time.time()
+        self._refresh(publish=False)
+        self._thread = threading.Thread(target=self._run, name="table", daemon=True)
+        self._thread.start()
+
+    def _attach_hardware(self) -> None:
+        arg = self._hardware_arg
+        if arg is None:
+            return
+        if callable(arg) and not hasattr(arg, "bank"):
+            assert self._store is not None
+            saved = self._store.ring_offsets()
+            offsets = [saved.get(r, 0) for r in range(RING_COUNT)] if saved else None
+            self.hardware = arg(self.when_ring, self.when_button, self._spokes(), offsets)
+        else:
+            self.hardware = arg
+        self._sense = [self._sense_of(status) for status in self.hardware.bank.status()]
+
+    def _spokes(self) -> int:
+        if self._active is not None and self._games[self._active].error is None:
+            return int(self._games[self._active].state.board.spokes)
+        return 16
+
+    @staticmethod
+    def _sense_of(status: Any) -> live.RingSense:
+        return live.RingSense(
+            offset=int(status.offset),
+            aligned=bool(status.aligned),
+            settled=bool(status.settled),
+            edges=int(getattr(status, "edges", 0)),
+            errors=int(getattr(status, "errors", 0)),
+            last_movement=getattr(status, "last_movement", None),
+        )
+
+    def close(self) -> None:
+        """Stop the thread, blank the LEDs, close the store (and hardware the table opened)."""
+        if self._thread is not None and self._running:
+            self._queue.put(_Stop())
+            self._thread.join(timeout=10)
+        self._running = False
+        self._thread = None
+        if self.hardware is not None:
+            with contextlib.suppress(Exception):
+                count = self._led_count()
+                if count:
+                    self.hardware.strip.show(leds.blank(count))
+            if self._hardware_arg is not self.hardware:
+                self.hardware.close()
+            self.hardware = None
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def __enter__(self) -> Table:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def is_alive(self) -> bool:
+        """Say whether the table thread is running (the systemd watchdog asks)."""
+        return self._thread is not None and self._thread.is_alive()
+
+    # The thread ---------------------------------------------------------------------------
+
+    def _call(self, function: Callable[[], T]) -> T:
+        if threading.current_thread() is self._thread:
+            return function()
+        if not self._running:
+            raise Conflict("the table service is not running")
+        future: Future[T] = Future()
+        self._queue.put(_Call(function, future))
+        return future.result()
+
+    def when_ring(self, report: Any) -> None:
+        """Take a ring report from the sensors (any thread; only enqueues)."""
+        self._queue.put(_Ring(report))
+
+    def when_button(self, name: str) -> None:
+        """Take a button press (any thread; only enqueues)."""
+        self._queue.put(_Button(name))
+
+    def _run(self) -> None:
+        pending: _Call | _Ring | _Button | _Stop | None = None
+        while True:
+            item = pending
+            pending = None
+            if item is None:
+                try:
+                    item = self._queue.get(timeout=self._wake_in())
+                except queue.Empty:
+                    self._tick()
+                    continue
+            if isinstance(item, _Stop):
+                return
+            if isinstance(item, _Call):
+                if item.future.set_running_or_notify_cancel():
+                    try:
+                        item.future.set_result(item.function())
+                    except Exception as error:  # the caller gets every refusal as raised
+                        item.future.set_exception(error)
+            elif isinstance(item, _Ring):
+                self._take_report(item.report)
+                # Many reports arrive in a burst while a ring turns: take them all, then
+                # work out the live turn once.
+                while True:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if isinstance(more, _Ring):
+                        self._take_report(more.report)
+                    else:
+                        pending = more
+                        break
+                self._after_rings()
+            else:
+                self._press(item.name)
+
+    def _wake_in(self) -> float | None:
+        now = time.monotonic()
+        if self._alert_until > now:
+            return self._alert_until - now
+        if self._scene.blinks:
+            return 0.25 - (now % 0.25)
+        return None
+
+    def _tick(self) -> None:
+        if self._alert_until and time.monotonic() >= self._alert_until:
+            self._alert_until = 0.0
+            self._scene = replace(self._scene, illegal=False)
+        self._show()
+
+    # Public API (each method runs on the table thread) ------------------------------------
+
+    def list_games(self) -> list[dict[str, JSON]]:
+        """The games here: id, kind, seats, version, over, last change, on the board."""
+        return self._call(self._list)
+
+    def create_game(self, body: dict[str, JSON]) -> dict[str, JSON]:
+        """Start a game (``{"kind", "seats", ...options}``) or import one (``{"record"}``).
+
+        :raises RecordError: for a malformed body or record (naming the key or step).
+        :raises IllegalAction: for a record step the rules refuse (``turn 4: ...``).
+        :raises StorageError: when it cannot be saved (nothing is created).
+        """
+        return self._call(lambda: self._create(body))
+
+    def get_game(self, game_id: str) -> dict[str, JSON]:
+        """``{"id", "kind", "version", "state"}``; rings add the live turn to the state.
+
+        :raises NotFound: when there is no such game.
+        """
+        return self._call(lambda: self._view(self._find(game_id)))
+
+    def act(self, game_id: str, version: int, action: dict[str, JSON]) -> dict[str, JSON]:
+        """Apply one step: a record step, or a live ring-board step (dice, roll, confirm,
+        accept_offsets, resume). Answers the new ``{"id", "kind", "version", "state"}``.
+
+        :raises NotFound: no such game. :raises Conflict: stale version, or not possible now.
+        :raises RecordError: malformed. :raises IllegalAction: the rules refuse it.
+        :raises StorageError: not saved (nothing changed).
+        """
+        return self._call(lambda: self._act(game_id, version, action))
+
+    def undo(self, game_id: str, version: int) -> dict[str, JSON]:
+        """Remove the game's last accepted action (rings: the last confirmed turn, whose
+        dice become the dice of the turn in progress again). The version goes up.
+
+        :raises NotFound: no such game. :raises Conflict: stale version or nothing to undo.
+        """
+        return self._call(lambda: self._undo(game_id, version))
+
+    def delete(self, game_id: str) -> None:
+        """Remove a game and its journal. :raises NotFound: no such game."""
+        self._call(lambda: self._delete(game_id))
+
+    def export(self, game_id: str) -> dict[str, JSON]:
+        """The game's record (its board or data file inlined); ``mandala replay`` reads it.
+
+        :raises NotFound: no such game.
+        """
+        return self._call(lambda: self._export(self._find(game_id)))
+
+    def resume(self, game_id: str) -> dict[str, JSON]:
+        """Put a ring-board game on the board (same as the action ``{"resume": true}``)."""
+        return self._call(lambda: self._act(game_id, None, {"resume": True}))
+
+    def board(self) -> dict[str, JSON]:
+        """The rings as sensed, the LED frame, whether it is emulated and which game is on."""
+        return self._call(self._board_view)
+
+    def zero_rings(self) -> dict[str, JSON]:
+        """Every ring's mark is at the star: set all offsets to 0 (and store them)."""
+        return self._call(self._zero)
+
+    def set_ring_offset(self, ring: int, offset: int) -> dict[str, JSON]:
+        """Set one ring's sensed offset by hand (re-sync after a slip).
+
+        :raises NotFound: no such ring. :raises RecordError: offset out of 0..N-1.
+        """
+        return self._call(lambda: self._set_offset(ring, offset))
+
+    def emulator_turn(self, ring: int, detents: int) -> dict[str, JSON]:
+        """Turn an emulated ring by ``detents`` clicks (genuine quadrature on the mock pins).
+
+        :raises Forbidden: on real hardware. :raises Conflict: with no ring board at all.
+        :raises NotFound: no such ring. :raises RecordError: ``|detents| > 1000``.
+        """
+        turner = self._emulator()
+        if not 0 <= ring < RING_COUNT:
+            raise NotFound(f"no ring {ring}: rings are 0..{RING_COUNT - 1}")
+        as_int(detents, "detents", -MAX_DETENTS, MAX_DETENTS)
+        # The turner is thread-safe and only drives pins: the decoder's reports come back
+        # through the queue like a hand on a real ring.
+        turner.turn(ring, detents)
+        return {"ring": ring, "detents": detents}
+
+    def emulator_press(self, name: str) -> dict[str, JSON]:
+        """Press an emulated button (``done`` or ``undo``).
+
+        :raises Forbidden: on real hardware. :raises NotFound: no such button.
+        """
+        turner = self._emulator()
+        if name not in ("done", "undo"):
+            raise NotFound(f"no button {name!r}: buttons are done, undo")
+        turner.press(name)
+        return {"button": name}
+
+    def subscribe(self) -> Subscription:
+        """A live stream: the current state first, then one item per change.
+
+        :raises Conflict: when too many streams are open.
+        """
+        return self._call(lambda: self.hub.subscribe(self._snapshot()))
+
+    def status(self) -> dict[str, JSON]:
+        """Health of the service: thread alive, warnings (e.g. a database set aside)."""
+        return {
+            "alive": self.is_alive(),
+            "warnings": list(self.warnings),
+            "started": iso(self.started_at) if self.started_at else None,
+            "subscribers": self.hub.count(),
+        }
+
+    def integrity_check(self) -> list[str]:
+        """``PRAGMA integrity_check`` of the database (``["ok"]`` when sound)."""
+        return self._call(lambda: self._db().integrity())
+
+    # Games --------------------------------------------------------------------------------
+
+    def _db(self) -> Store:
+        if self._store is None:
+            raise Conflict("the table service is not running")
+        return self._store
+
+    def _find(self, game_id: str) -> Game:
+        game = self._games.get(game_id) if isinstance(game_id, str) else None
+        if game is None:
+            raise NotFound(f"no game {game_id!r}")
+        return game
+
+    def _load(self, row: GameRow, actions: list[JSON]) -> Game:
+        game = Game(
+            id=row.id,
+            kind=row.kind,
+            engine=self._engines(row.kind),
+            setup=row.setup,
+            version=row.version,
+            created=row.created,
+            updated=row.updated,
+            seed=row.seed,
+            rolls=row.rolls,
+            dice=row.dice,
+            dice_source=row.dice_source,
+        )
+        try:
+            game.states = [game.engine.new_game(game.setup)]
+            for obj in actions:
+                self._play(game, obj)
+        except GameError as error:
+            game.error = f"cannot replay its journal: {error}"
+            log.error("game %s %s", row.id, game.error)
+            if not game.states:
+                game.states = [None]
+        return game
+
+    def _play(self, game: Game, obj: JSON) -> None:
+        """Parse and apply one record step to ``game`` (in memory only).
+
+        :raises GameError: named ``<step> i: ...``.
+        """
+        number = len(game.actions) + 1
+        engine = game.engine
+        try:
+            action = engine.parse_action(game.state, obj)
+            resolve = getattr(engine, "resolve", None)
+            notes: list[str] = []
+            if game.kind == RINGS and resolve is not None:
+                outcome = resolve(game.state, action)
+                describe = engine.describe  # type: ignore[attr-defined]
+                notes = [describe(event, game.state) for event in outcome.events]
+                new_state = outcome.state
+            else:
+                new_state = engine.apply(game.state, action)
+        except GameError as error:
+            raise error.at(f"{engine.STEP_WORD} {number}") from error
+        game.actions.append(engine.action_to_json(action))
+        game.states.append(new_state)
+        game.notes.append(notes)
+
+    def _unplay(self, game: Game) -> JSON:
+        game.states.pop()
+        game.notes.pop()
+        return game.actions.pop()
+
+    def _list(self) -> list[dict[str, JSON]]:
+        return [self._listing(game) for game in self._games.values()]
+
+    def _listing(self, game: Game) -> dict[str, JSON]:
+        return {
+            "id": game.id,
+            "kind": game.kind,
+            "seats": game.seat_names(),
+            "version": game.version,
+            "over": game.over,
+            "updated": iso(game.updated),
+            "on_board": game.id == self._active,
+            "error": game.error,
+        }
+
+    def _resolve_board(self, setup: dict[str, JSON]) -> dict[str, JSON]:
+        """Inline a ring board named in the owner's boards directory (so it replays anywhere)."""
+        ref = setup.get("board")
+        if not isinstance(ref, str) or self.boards_dir is None:
+            return setup
+        if not (self.boards_dir / f"{ref}.toml").is_file():
+            return setup
+        rings: Any = self._engines(RINGS)
+        board = rings.load_board(ref, [self.boards_dir])
+        return {**setup, "board": rings.board_to_json(board)}
+
+    def _create(self, body: JSON) -> dict[str, JSON]:
+        body = as_dict(body, "request body")
+        actions: list[JSON] = []
+        if "record" in body:
+            record = as_dict(body["record"], "record")
+            kind = as_str(get(record, "game", "record"), "game")
+            engine = self._engines(kind)
+            steps = as_list(get(record, engine.ACTIONS_KEY, "record"), engine.ACTIONS_KEY)
+            setup = {key: value for key, value in record.items() if key != engine.ACTIONS_KEY}
+            imported = True
+        else:
+            kind = as_str(get(body, "kind", "request body"), "kind")
+            engine = self._engines(kind)
+            setup = {"game": kind}
+            setup.update(
+                (key, value)
+                for key, value in body.items()
+                if key not in ("kind", "game", engine.ACTIONS_KEY)
+            )
+            steps = []
+            imported = False
+        if kind == RINGS:
+            setup = self._resolve_board(setup)
+        setup = {"game": kind, **engine.export_setup(setup)}
+        seed_value = setup.get("seed")
+        seed = (
+            as_int(seed_value, "seed", 0)
+            if seed_value is not None and kind == RINGS
+            else secrets.randbelow(2**31)
+        )
+        now = time.time()
+        game_id = secrets.token_hex(4)
+        while game_id in self._games:
+            game_id = secrets.token_hex(4)
+        row = GameRow(game_id, kind, setup, 1, now, now, seed, 0, None, None)
+        game = Game(
+            id=game_id,
+            kind=kind,
+            engine=engine,
+            setup=setup,
+            version=1,
+            created=now,
+            updated=now,
+            seed=seed,
+            rolls=0,
+            dice=None,
+            dice_source=None,
+        )
+        game.states = [engine.new_game(setup)]
+        for obj in steps:
+            self._play(game, obj)
+        actions = list(game.actions)
+        store = self._db()
+        store.add_game(row, game.seat_names(), actions)
+        self._games[game_id] = game
+        if kind == RINGS:
+            self._put_on_board(game, "import" if imported else "new")
+        self._changed(game)
+        return self._view(game)
+
+    def _put_on_board(self, game: Game, reason: live.ResyncReason) -> None:
+        """Make ``game`` the ring-board game the sensors drive, and start its re-sync."""
+        try:
+            self._db().put_setting(ACTIVE_KEY, game.id)
+        except StorageError as error:
+            self.warnings.append(str(error))
+        self._active = game.id
+        self._resync = None
+        self._last_turn = []
+        self._refusal = None
+        if self.hardware is not None and not game.over:
+            self._resync = live.Resync(reason, tuple(game.state.offsets))
+            self._check_resync()
+
+    def _check_version(self, game: Game, version: object) -> None:
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise RecordError(f"version: expected a whole number, got {version!r}")
+        if version != game.version:
+            raise Conflict(
+                f"version {version} is stale: the game is at version {game.version}; "
+                "reload it and try again"
+            )
+
+    def _act(self, game_id: str, version: int | None, action: JSON) -> dict[str, JSON]:
+        game = self._find(game_id)
+        if version is not None:
+            self._check_version(game, version)
+        if game.error is not None:
+            raise Conflict(f"game {game.id} {game.error}")
+        action = as_dict(action, "action")
+        if game.kind == RINGS and "rotations" not in action and any(k in action for k in LIVE_KEYS):
+            self._act_live(game, action)
+        else:
+            word = game.engine.STEP_WORD
+            # A step whose record form is not an object (an icehouse pick is a bare index)
+            # comes wrapped in its step word: {"pick": 4}.
+            step = action[word] if list(action) == [word] else action
+            self._act_step(game, step)
+        self._changed(game)
+        return self._view(game)
+
+    def _act_step(self, game: Game, obj: JSON) -> None:
+        self._play(game, obj)
+        try:
+            game.updated = self._db().append(
+                game.id, len(game.actions), game.actions[-1], game.version + 1
+            )
+        except StorageError:
+            self._unplay(game)
+            raise
+        game.version += 1
+        if game.kind == RINGS:
+            game.dice = None
+            game.dice_source = None
+            if game.id == self._active:
+                self._last_turn = game.notes[-1]
+
+    def _act_live(self, game: Game, action: dict[str, JSON]) -> None:
+        rings: Any = game.engine
+        if len(action) != 1:
+            keys = ", ".join(sorted(action))
+            raise RecordError(f"action: one live step at a time, got {keys}")
+        key = next(iter(action))
+        if key != "dice" and not as_bool(action[key], f"action.{key}"):
+            raise RecordError(f"action.{key}: expected true")
+        if key in ("dice", "roll", "confirm") and game.over:
+            raise IllegalAction("the game is over")
+        store = self._db()
+        if key == "dice":
+            dice = live.parse_dice(rings, game.state, action["dice"])
+            game.updated = store.set_dice(game.id, game.version + 1, dice, "entered")
+            game.version += 1
+            game.dice, game.dice_source = dice, "entered"
+        elif key == "roll":
+            rng = random.Random(f"{game.seed}:{game.rolls}")
+            dice = {colour: int(v) for colour, v in rings.roll(rng, game.state.board).items()}
+            game.updated = store.set_dice(
+                game.id, game.version + 1, dice, "rolled", rolls=game.rolls + 1
+            )
+            game.version += 1
+            game.rolls += 1
+            game.dice, game.dice_source = dice, "rolled"
+        elif key == "resume":
+            if game.id != self._active:
+                self._put_on_board(game, "resume")
+        elif key == "accept_offsets":
+            self._need_board(game)
+            if self._resync is None:
+                raise Conflict("nothing to accept: no re-sync is in progress")
+            self._resync = None
+        else:
+            self._confirm(game)
+
+    def _need_board(self, game: Game) -> None:
+        if self.hardware is None:
+            raise Conflict('no ring board is attached: post the turn as {"dice", "rotations"}')
+        if game.id != self._active:
+            raise Conflict(
+                f'game {game.id} is not on the board: resume it first ({{"resume": true}})'
+            )
+
+    def _confirm(self, game: Game) -> None:
+        self._need_board(game)
+        turn = self._compute_live(game)
+        if turn.blocked is not None:
+            number = len(game.actions) + 1
+            if turn.reason is not None and turn.blocked == turn.reason:
+                raise IllegalAction(f"turn {number}: {turn.blocked}")
+            raise Conflict(f"turn {number}: cannot confirm: {turn.blocked}")
+        assert turn.dice is not None and turn.rotations is not None
+        self._act_step(game, {"dice": turn.dice, "rotations": turn.rotations})
+
+    def _undo(self, game_id: str, version: int) -> dict[str, JSON]:
+        game = self._find(game_id)
+        self._check_version(game, version)
+        if game.error is not None:
+            raise Conflict(f"game {game.id} {game.error}")
+        if not game.actions:
+            raise Conflict(f"nothing to undo: no {game.engine.STEP_WORD} yet")
+        undone = game.actions[-1]
+        dice = None
+        source = None
+        if game.kind == RINGS and isinstance(undone, dict) and isinstance(undone.get("dice"), dict):
+            dice, source = dict(undone["dice"]), "kept"
+        game.updated = self._db().remove_last(
+            game.id, len(game.actions), game.version + 1, dice, source
+        )
+        self._unplay(game)
+        game.version += 1
+        if game.kind == RINGS:
+            game.dice, game.dice_source = dice, source
+            if game.id == self._active:
+                self._last_turn = []
+                if self.hardware is not None:
+                    self._resync = live.Resync("undo", tuple(game.state.offsets))
+                    self._check_resync()
+        self._changed(game)
+        return self._view(game)
+
+    def _delete(self, game_id: str) -> None:
+        game = self._find(game_id)
+        self._db().delete_game(game.id)
+        del self._games[game.id]
+        if self._active == game.id:
+            self._active = None
+            self._resync = None
+            self._live = None
+            self._last_turn = []
+        if self.hub.count():
+            self.hub.publish({"type": "game", "id": game.id, "kind": game.kind, "deleted": True})
+        self._publish_games()
+        self._refresh()
+
+    def _export(self, game: Game) -> dict[str, JSON]:
+        setup = {key: value for key, value in game.setup.items() if key != "game"}
+        record: dict[str, JSON] = {"game": game.kind}
+        record.update(game.engine.export_setup(setup))
+        record[game.engine.ACTIONS_KEY] = list(game.actions)
+        return record
+
+    def _view(self, game: Game) -> dict[str, JSON]:
+        if game.error is not None:
+            state: dict[str, JSON] = {"error": game.error}
+        else:
+            state = dict(game.engine.summary(game.state))
+        # "log", not "history": a summary may have its own "history" (icehouse does).
+        state["log"] = [
+            {"action": action, "instructions": notes}
+            for action, notes in zip(game.actions, game.notes, strict=True)
+        ]
+        if game.kind == RINGS and game.error is None:
+            on_board = game.id == self._active
+            state["dice"] = game.dice
+            state["dice_source"] = game.dice_source
+            state["on_board"] = on_board
+            state["live"] = self._live.to_json() if on_board and self._live else None
+            state["resync"] = (
+                live.resync_view(self._resync, self._sense, int(game.state.board.spokes))
+                if on_board and self._resync is not None and self._sense
+                else None
+            )
+            state["last_turn"] = self._last_turn if on_board else []
+            state["refusal"] = self._refusal if on_board else None
+        return {"id": game.id, "kind": game.kind, "version": game.version, "state": state}
+
+    # The rings ----------------------------------------------------------------------------
+
+    def _emulator(self) -> Any:
+        hardware = self.hardware
+        if hardware is None:
+            raise Conflict("no ring board is attached")
+        if not hardware.emulated or hardware.turner is None:
+            raise Forbidden("emulator controls work only in emulation, not on real hardware")
+        return hardware.turner
+
+    def _take_report(self, report: Any) -> None:
+        ring = int(report.ring)
+        if not 0 <= ring < len(self._sense):
+            return
+        old = self._sense[ring]
+        self._sense[ring] = replace(
+            old,
+            offset=int(report.offset),
+            aligned=bool(report.aligned),
+            settled=bool(report.settled),
+            last_movement=time.time() if report.kind == "moved" else old.last_movement,
+        )
+        if report.kind == "settled":
+            try:
+                self._db().save_offsets({ring: int(report.offset)})
+            except StorageError as error:
+                log.error("%s", error)
+
+    def _after_rings(self) -> None:
+        self._check_resync()
+        self._refresh(board_changed=True)
+
+    def _check_resync(self) -> None:
+        if (
+            self._resync is not None
+            and self._sense
+            and live.resync_complete(self._resync, self._sense)
+        ):
+            self._resync = None
+
+    def _zero(self) -> dict[str, JSON]:
+        bank = self._bank()
+        bank.zero()
+        return self._recalibrated()
+
+    def _set_offset(self, ring: int, offset: int) -> dict[str, JSON]:
+        bank = self._bank()
+        if isinstance(ring, bool) or not isinstance(ring, int) or not 0 <= ring < RING_COUNT:
+            raise NotFound(f"no ring {ring}: rings are 0..{RING_COUNT - 1}")
+        spokes = self._spokes()
+        as_int(offset, "offset", 0, spokes - 1)
+        bank.set_offset(ring, offset)
+        return self._recalibrated()
+
+    def _recalibrated(self) -> dict[str, JSON]:
+        self._sense = [self._sense_of(status) for status in self._bank().status()]
+        self._db().save_offsets(dict(enumerate(ring.offset for ring in self._sense)))
+        self._check_resync()
+        self._refresh(board_changed=True)
+        return self._board_view()
+
+    def _bank(self) -> Any:
+        if self.hardware is None:
+            raise Conflict("no ring board is attached")
+        return self.hardware.bank
+
+    def _press(self, name: str) -> None:
+        game = self._games.get(self._active) if self._active else None
+        if game is None:
+            return
+        self._refusal = None
+        try:
+            if name == "done":
+                self._act(game.id, None, {"confirm": True})
+            elif name == "undo":
+                self._undo(game.id, game.version)
+        except (GameError, Conflict, StorageError) as error:
+            self._refusal = f"the {name} button: {error}"
+            self._alert_until = time.monotonic() + ALERT_SECONDS
+            self._changed(game)
+
+    def _compute_live(self, game: Game) -> live.LiveTurn:
+        return live.live_turn(game.engine, game.state, game.dice, self._sense, self._resync)
+
+    def _board_view(self) -> dict[str, JSON]:
+        hardware = self.hardware
+        statuses: Sequence[Any] = hardware.bank.status() if hardware is not None else ()
+        rings = []
+        for number, sense in enumerate(self._sense):
+            status = statuses[number] if number < len(statuses) else None
+            rings.append(
+                {
+                    "ring": number,
+                    "offset": sense.offset,
+                    "aligned": sense.aligned,
+                    "settled": sense.settled,
+                    "edges": int(getattr(status, "edges", sense.edges)),
+                    "errors": int(getattr(status, "errors", sense.errors)),
+                    "last_movement": getattr(status, "last_movement", sense.last_movement),
+                }
+            )
+        return {
+            "offsets": [sense.offset for sense in self._sense],
+            "rings": rings,
+            "emulated": bool(hardware.emulated) if hardware is not None else False,
+            "hardware": hardware is not None,
+            "spokes": self._spokes(),
+            "game": self._active,
+            "leds": [list(pixel) for pixel in self._frame],
+        }
+
+    # Derived state: live turn, LEDs, notifications ----------------------------------------
+
+    def _refresh(
+        self, *, publish: bool = True, board_changed: bool = False, game_published: str = ""
+    ) -> None:
+        """Work out the live turn and the LED frame again; tell the subscribers."""
+        game = self._games.get(self._active) if self._active else None
+        self._live = None
+        if game is not None and game.error is None and self._sense:
+            self._live = self._compute_live(game)
+            turn = self._live
+            settled = all(r.settled and r.aligned for r in self._sense)
+            reason = turn.reason if settled and turn.dice is not None else None
+            if reason is not None and reason != self._last_reason:
+                self._alert_until = time.monotonic() + ALERT_SECONDS
+            self._last_reason = reason
+            guide: frozenset[int] = frozenset()
+            if self._resync is not None:
+                guide = frozenset(
+                    target
+                    for target, now in zip(self._resync.targets, self._sense, strict=True)
+                    if now.offset != target
+                )
+            self._scene = leds.scene_of_rings(
+                game.state,
+                to_move=getattr(game.state, "to_move", None),
+                open_paths=turn.open_paths,
+                advance=turn.advance_spokes,
+                snipes=turn.snipe_spokes,
+                guide=guide,
+                illegal=self._alert_until > time.monotonic(),
+            )
+        else:
+            self._scene = leds.Scene()
+        changed = self._show(publish=publish)
+        if not publish or self.hub.count() == 0:
+            return
+        if game is not None and game.id != game_published and (board_changed or changed):
+            self.hub.publish({"type": "game", **self._view(game)})
+        if board_changed:
+            self.hub.publish({"type": "board", "board": self._board_view()})
+
+    def _led_count(self) -> int:
+        hardware = self.hardware
+        if hardware is None or hardware.strip is None:
+            return 0
+        return int(hardware.pin_map.leds.count)
+
+    def _show(self, *, publish: bool = True) -> bool:
+        count = self._led_count()
+        if not count:
+            return False
+        phase = int(time.monotonic() * 4)
+        frame = leds.render_frame(self._scene, self.hardware.led_map, count, phase)
+        if frame == self._frame:
+            return False
+        self._frame = frame
+        self.hardware.strip.show(frame)
+        if publish and self.hub.count():
+            self.hub.publish({"type": "leds", "leds": [list(pixel) for pixel in frame]})
+        return True
+
+    def _changed(self, game: Game) -> None:
+        """Tell the subscribers about a changed game, then refresh the board's view."""
+        if self.hub.count():
+            self.hub.publish({"type": "game", **self._view(game)})
+        self._publish_games()
+        self._refresh(game_published=game.id)
+
+    def _publish_games(self) -> None:
+        if self.hub.count():
+            self.hub.publish({"type": "games", "games": self._list()})
+
+    def _snapshot(self) -> dict[str, JSON]:
+        game = self._games.get(self._active) if self._active else None
+        return {
+            "type": "state",
+            "games": self._list(),
+            "board": self._board_view(),
+            "game": self._view(game) if game is not None else None,
+            "warnings": list(self.warnings),
+        }

@@ -1,0 +1,415 @@
+"""Durable storage of the table: one SQLite file in the data directory.
+
+Tables: ``games`` (kind, the record's setup with its seats and settings, the version, the
+dice of the turn in progress and the roll counter of the game's seeded generator), ``seats``
+(names in seat order, for listing), ``journal`` (each game's accepted actions in record
+format, numbered from 1), ``rings`` (the last settled offset of each ring) and ``settings``
+(e.g. which ring-board game is on the board). A game's state is the replay of its journal.
+
+The file runs in WAL mode with ``synchronous=FULL``: a change returned by a method here is
+on disk. Every change is one transaction; when SQLite refuses it (a full disk, an I/O error)
+the transaction is rolled back, nothing already stored is touched and :class:`StorageError`
+says what happened. ``PRAGMA user_version`` carries the schema version; older files are
+migrated on open, a file from a newer release is refused. A file that is not a database or
+fails ``PRAGMA quick_check`` is moved aside (never deleted) and a new one is started, with a
+warning that names the backup.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.table.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+DB_NAME = "table.db"
+"""The database file's name inside the data directory."""
+
+
+def _schema_1(db: sqlite3.Connection) -> None:
+    # executescript() would commit the migration's transaction: run statement by statement.
+    script = """
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            setup TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            created REAL NOT NULL,
+            updated REAL NOT NULL,
+            seed INTEGER NOT NULL,
+            rolls INTEGER NOT NULL DEFAULT 0,
+            dice TEXT,
+            dice_source TEXT
+        );
+        CREATE TABLE seats (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE TABLE journal (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        );
+        CREATE TABLE rings (
+            ring INTEGER PRIMARY KEY,
+            offset INTEGER NOT NULL
+        );
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+#: Migration ``i`` brings a database from schema version ``i`` to ``i + 1``.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_1,)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game as stored: everything but its journal."""
+
+    id: str
+    kind: str
+    setup: dict[str, Any]
+    version: int
+    created: float
+    updated: float
+    seed: int
+    rolls: int
+    dice: dict[str, int] | None
+    dice_source: str | None
+
+
+def describe_sqlite_error(error: sqlite3.Error) -> str:
+    """Say in plain words why SQLite refused a change."""
+    text = str(error)
+    if "full" in text:
+        return "the disk is full"
+    if "readonly" in text or "read-only" in text:
+        return "the database is read-only"
+    if "disk I/O" in text:
+        return "the disk failed (I/O error)"
+    return f"the database refused it ({text})"
+
+
+class Store:
+    """The table's SQLite file; used by the table thread only (one connection, no sharing)."""
+
+    def __init__(self, data_dir: Path, *, max_page_count: int | None = None) -> None:
+        """Open (creating, migrating or recovering) ``<data_dir>/table.db``.
+
+        ``max_page_count`` caps the file's size in pages (SQLite's ``PRAGMA max_page_count``;
+        tests use it to stand in for a full disk).
+
+        :raises StorageError: when the directory or file cannot be used at all, or the file
+            comes from a newer release.
+        """
+        self.path = data_dir / DB_NAME
+        self.warnings: list[str] = []
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StorageError(f"data directory {data_dir}: cannot create it: {error}") from error
+        try:
+            self.db = self._open()
+        except sqlite3.DatabaseError as error:
+            if not self._damaged(error):
+                raise StorageError(f"{self.path}: cannot open the database: {error}") from error
+            backup = self._set_aside(str(error))
+            self.warnings.append(
+                f"{self.path} was damaged ({error}); it was kept as {backup} and a new, "
+                "empty database was started"
+            )
+            log.error("%s", self.warnings[-1])
+            try:
+                self.db = self._open()
+            except sqlite3.Error as again:
+                raise StorageError(f"{self.path}: cannot start a new database: {again}") from again
+        if max_page_count is not None:
+            self.db.execute(f"PRAGMA max_page_count = {int(max_page_count)}")
+
+    @staticmethod
+    def _damaged(error: sqlite3.DatabaseError) -> bool:
+        text = str(error)
+        return isinstance(error, sqlite3.DatabaseError) and (
+            "not a database" in text or "malformed" in text or "damaged" in text
+        )
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise sqlite3.DatabaseError(f"cannot switch to WAL mode (got {mode})")
+            db.execute("PRAGMA synchronous = FULL")
+            check = db.execute("PRAGMA quick_check").fetchall()
+            if check != [("ok",)]:
+                problems = "; ".join(str(row[0]) for row in check[:3])
+                raise sqlite3.DatabaseError(f"the database is damaged: {problems}")
+            self._migrate(db)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"{self.path}: schema version {version} is newer than this release "
+                f"understands ({SCHEMA_VERSION}); install a newer mandala-companion"
+            )
+        while version < SCHEMA_VERSION:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                MIGRATIONS[version](db)
+                version += 1
+                db.execute(f"PRAGMA user_version = {version}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def _set_aside(self, reason: str) -> Path:
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        backup = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        number = 1
+        while backup.exists():
+            number += 1
+            backup = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{number}")
+        try:
+            self.path.rename(backup)
+            for suffix in ("-wal", "-shm"):
+                side = self.path.with_name(self.path.name + suffix)
+                if side.exists():
+                    side.rename(backup.with_name(backup.name + suffix))
+        except OSError as error:
+            raise StorageError(
+                f"{self.path} is damaged ({reason}) and cannot be moved aside: {error}; "
+                "nothing was changed"
+            ) from error
+        return backup
+
+    def close(self) -> None:
+        """Close the file (a WAL checkpoint happens on the last close)."""
+        self.db.close()
+
+    @contextmanager
+    def transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        """Run a block as one durable transaction; all of it lands or none of it does.
+
+        :raises StorageError: ``"<what>: not saved: the disk is full"`` and the like.
+        """
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise StorageError(f"{what}: not saved: {describe_sqlite_error(error)}") from error
+        try:
+            yield self.db
+            self.db.execute("COMMIT")
+        except sqlite3.Error as error:
+            self._rollback()
+            raise StorageError(
+                f"{what}: not saved: {describe_sqlite_error(error)}; nothing was changed"
+            ) from error
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        try:
+            self.db.execute("ROLLBACK")
+        except sqlite3.Error as error:  # SQLite may have rolled back by itself already
+            log.debug("rollback: %s", error)
+
+    # Reading ------------------------------------------------------------------------------
+
+    def games(self) -> list[GameRow]:
+        """Every game, oldest first."""
+        rows = self.db.execute(
+            "SELECT id, kind, setup, version, created, updated, seed, rolls, dice, dice_source"
+            " FROM games ORDER BY created, id"
+        ).fetchall()
+        return [
+            GameRow(
+                id=row[0],
+                kind=row[1],
+                setup=json.loads(row[2]),
+                version=row[3],
+                created=row[4],
+                updated=row[5],
+                seed=row[6],
+                rolls=row[7],
+                dice=json.loads(row[8]) if row[8] is not None else None,
+                dice_source=row[9],
+            )
+            for row in rows
+        ]
+
+    def journal(self, game_id: str) -> list[Any]:
+        """A game's accepted actions in order, as record JSON."""
+        rows = self.db.execute(
+            "SELECT action FROM journal WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    def ring_offsets(self) -> dict[int, int]:
+        """The last settled offset of each ring seen so far."""
+        return dict(self.db.execute("SELECT ring, offset FROM rings").fetchall())
+
+    def setting(self, key: str) -> str | None:
+        """A setting's value, or None."""
+        row = self.db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def integrity(self) -> list[str]:
+        """``PRAGMA integrity_check`` of the file (``["ok"]`` when sound)."""
+        return [str(row[0]) for row in self.db.execute("PRAGMA integrity_check").fetchall()]
+
+    # Writing (each method is one transaction) ----------------------------------------------
+
+    def add_game(self, row: GameRow, seats: list[str], actions: list[Any]) -> None:
+        """Store a new game with its seats and (for an import) its journal."""
+        with self.transaction("new game") as db:
+            db.execute(
+                "INSERT INTO games (id, kind, setup, version, created, updated, seed, rolls,"
+                " dice, dice_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.id,
+                    row.kind,
+                    json.dumps(row.setup),
+                    row.version,
+                    row.created,
+                    row.updated,
+                    row.seed,
+                    row.rolls,
+                    None if row.dice is None else json.dumps(row.dice),
+                    row.dice_source,
+                ),
+            )
+            db.executemany(
+                "INSERT INTO seats (game_id, seat, name) VALUES (?, ?, ?)",
+                [(row.id, number, name) for number, name in enumerate(seats)],
+            )
+            db.executemany(
+                "INSERT INTO journal (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                [
+                    (row.id, seq, json.dumps(action), row.created)
+                    for seq, action in enumerate(actions, start=1)
+                ],
+            )
+
+    def append(
+        self,
+        game_id: str,
+        seq: int,
+        action: Any,
+        version: int,
+        dice: dict[str, int] | None = None,
+    ) -> float:
+        """Journal action number ``seq``, set the version, clear (or set) the live dice."""
+        now = time.time()
+        with self.transaction(f"action {seq}") as db:
+            db.execute(
+                "INSERT INTO journal (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                (game_id, seq, json.dumps(action), now),
+            )
+            self._set_game(db, game_id, version, now, dice, None)
+        return now
+
+    def remove_last(
+        self, game_id: str, seq: int, version: int, dice: dict[str, int] | None, source: str | None
+    ) -> float:
+        """Remove journal entry ``seq`` (the last), set the version and the live dice."""
+        now = time.time()
+        with self.transaction("undo") as db:
+            db.execute("DELETE FROM journal WHERE game_id = ? AND seq = ?", (game_id, seq))
+            self._set_game(db, game_id, version, now, dice, source)
+        return now
+
+    def set_dice(
+        self,
+        game_id: str,
+        version: int,
+        dice: dict[str, int] | None,
+        source: str | None,
+        rolls: int | None = None,
+    ) -> float:
+        """Store the dice of the turn in progress (and the roll counter when it rolled)."""
+        now = time.time()
+        with self.transaction("dice") as db:
+            self._set_game(db, game_id, version, now, dice, source)
+            if rolls is not None:
+                db.execute("UPDATE games SET rolls = ? WHERE id = ?", (rolls, game_id))
+        return now
+
+    def bump(self, game_id: str, version: int) -> float:
+        """Store a new version for a change that is not a journal entry."""
+        now = time.time()
+        with self.transaction("change") as db:
+            db.execute(
+                "UPDATE games SET version = ?, updated = ? WHERE id = ?", (version, now, game_id)
+            )
+        return now
+
+    @staticmethod
+    def _set_game(  # noqa: PLR0917
+        db: sqlite3.Connection,
+        game_id: str,
+        version: int,
+        now: float,
+        dice: dict[str, int] | None,
+        source: str | None,
+    ) -> None:
+        db.execute(
+            "UPDATE games SET version = ?, updated = ?, dice = ?, dice_source = ? WHERE id = ?",
+            (version, now, None if dice is None else json.dumps(dice), source, game_id),
+        )
+
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game with its seats and journal."""
+        with self.transaction("delete") as db:
+            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            db.execute(
+                "DELETE FROM settings WHERE key = 'active_rings_game' AND value = ?", (game_id,)
+            )
+
+    def save_offsets(self, offsets: dict[int, int]) -> None:
+        """Store ring offsets (the settled ones, or a calibration)."""
+        with self.transaction("ring offsets") as db:
+            db.executemany(
+                "INSERT INTO rings (ring, offset) VALUES (?, ?)"
+                " ON CONFLICT (ring) DO UPDATE SET offset = excluded.offset",
+                sorted(offsets.items()),
+            )
+
+    def put_setting(self, key: str, value: str | None) -> None:
+        """Store (or, with None, remove) a setting."""
+        with self.transaction("setting") as db:
+            if value is None:
+                db.execute("DELETE FROM settings WHERE key = ?", (key,))
+            else:
+                db.execute(
+                    "INSERT INTO settings (key, value) VALUES (?, ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )

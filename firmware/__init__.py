@@ -7,3 +7,7 @@ decoders and LED frame scaling.
 What must not: any game rule. The firmware reports offsets and button presses and shows
 frames it is given; the meaning belongs to ``companion``.
 """
+
+from firmware.errors import FirmwareError, HardwareError
+
+__all__ = ["FirmwareError", "HardwareError"]

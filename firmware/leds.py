@@ -1,0 +1,282 @@
+"""The LED strip: one small interface, an emulated strip and three Pi backends.
+
+A frame is one ``(red, green, blue)`` tuple (0..255 each) per pixel, in strip order. Before
+any backend sees it, :func:`scale_frame` applies the configured brightness and then the
+current limiter: the strip's draw is estimated at :data:`MILLIAMPS_PER_CHANNEL` per colour
+channel at full (a white pixel 60 mA), and a frame over ``max_milliamps`` is scaled down
+evenly until it is under. Both round down, so the limit always holds.
+
+Backends (``leds.driver`` in the pin map): ``neopixel-spi`` (GPIO10, no root; the default),
+``neopixel`` (PWM, needs root), ``pi5`` (the Pi 5's PIO driver). Each imports Adafruit's
+libraries only when chosen, so a laptop imports this module without them.
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import threading
+import time
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any, Final, Protocol
+
+from firmware.errors import HardwareError, RequestError
+from firmware.maps import StripConfig
+
+RGB = tuple[int, int, int]
+MILLIAMPS_PER_CHANNEL: Final = 20
+FRAME_HISTORY: Final = 1000
+"""How many recent frames the emulated strip keeps."""
+SWEEP_COLOURS: Final[tuple[RGB, ...]] = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
+SWEEP_DELAY_S: Final = 0.02
+OFF: Final[RGB] = (0, 0, 0)
+
+
+class LedStrip(Protocol):
+    """What the table drives: show a frame, and go dark on close."""
+
+    @property
+    def count(self) -> int:
+        """Pixels on the strip."""
+        ...
+
+    def show(self, frame: Sequence[tuple[int, int, int]]) -> None:
+        """Light the strip with ``frame`` (scaled by brightness and the current limit)."""
+        ...
+
+    def close(self) -> None:
+        """Turn every pixel off and release the strip."""
+        ...
+
+
+# -- pure frame arithmetic -------------------------------------------------------------------
+
+
+def check_frame(frame: Sequence[Sequence[int]], count: int) -> list[RGB]:
+    """Return ``frame`` as RGB tuples after checking its length and values.
+
+    :raises RequestError: naming the pixel and the value.
+    """
+    if len(frame) != count:
+        raise RequestError(f"frame: {len(frame)} pixels for a strip of {count}")
+    pixels: list[RGB] = []
+    for i, pixel in enumerate(frame):
+        if len(pixel) != 3:
+            raise RequestError(f"frame: pixel {i}: {pixel!r} is not (red, green, blue)")
+        for value in pixel:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
+                raise RequestError(f"frame: pixel {i}: {value!r} is out of 0..255")
+        pixels.append((pixel[0], pixel[1], pixel[2]))
+    return pixels
+
+
+def frame_milliamps(frame: Sequence[RGB]) -> float:
+    """Estimate a frame's draw: :data:`MILLIAMPS_PER_CHANNEL` per channel at 255."""
+    return sum(r + g + b for r, g, b in frame) * MILLIAMPS_PER_CHANNEL / 255
+
+
+def scale_frame(frame: Sequence[RGB], brightness: float, max_milliamps: int) -> list[RGB]:
+    """Apply ``brightness`` (0..1), then scale the frame down to draw at most
+    ``max_milliamps``; every channel rounds down."""
+    dimmed = [(int(r * brightness), int(g * brightness), int(b * brightness)) for r, g, b in frame]
+    draw = frame_milliamps(dimmed)
+    if draw <= max_milliamps:
+        return dimmed
+    factor = max_milliamps / draw
+    return [(int(r * factor), int(g * factor), int(b * factor)) for r, g, b in dimmed]
+
+
+def encode_frame(frame: Sequence[RGB], order: str) -> bytes:
+    """Return the bytes a strip wired in colour ``order`` (e.g. ``"GRB"``) expects."""
+    index = ["RGB".index(colour) for colour in order]
+    return bytes(pixel[i] for pixel in frame for i in index)
+
+
+def sweep_frames(count: int) -> list[list[RGB]]:
+    """The start-up self-test: each pixel in turn lit red, green, blue, ..., then all off."""
+    frames = []
+    for lit in range(count):
+        frame = [OFF] * count
+        frame[lit] = SWEEP_COLOURS[lit % len(SWEEP_COLOURS)]
+        frames.append(frame)
+    frames.append([OFF] * count)
+    return frames
+
+
+def self_test(strip: LedStrip, count: int, delay_s: float = SWEEP_DELAY_S) -> None:
+    """Run the start-up sweep on ``strip`` (``delay_s`` between frames), ending dark."""
+    for frame in sweep_frames(count):
+        strip.show(frame)
+        if delay_s:
+            time.sleep(delay_s)
+
+
+# -- strips ----------------------------------------------------------------------------------
+
+
+class EmulatedStrip:
+    """A strip that keeps what it shows: the last :data:`FRAME_HISTORY` scaled frames."""
+
+    def __init__(self, config: StripConfig) -> None:
+        self.config = config
+        self._frames: collections.deque[list[RGB]] = collections.deque(maxlen=FRAME_HISTORY)
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def count(self) -> int:
+        return self.config.count
+
+    def show(self, frame: Sequence[tuple[int, int, int]]) -> None:
+        """Record ``frame`` as the LEDs would show it (brightness and limit applied).
+
+        :raises RequestError: when the frame is malformed.
+        :raises HardwareError: when the strip is closed.
+        """
+        pixels = check_frame(frame, self.config.count)
+        scaled = scale_frame(pixels, self.config.brightness, self.config.max_milliamps)
+        with self._lock:
+            if self._closed:
+                raise HardwareError("the LED strip is closed")
+            self._frames.append(scaled)
+
+    @property
+    def frames(self) -> list[list[RGB]]:
+        """The frames shown, oldest first."""
+        with self._lock:
+            return list(self._frames)
+
+    @property
+    def last_frame(self) -> list[RGB]:
+        """What the strip shows now (all off before the first frame)."""
+        with self._lock:
+            return list(self._frames[-1]) if self._frames else [OFF] * self.config.count
+
+    @property
+    def wire(self) -> bytes:
+        """The last frame as the strip's data line would carry it (colour order applied)."""
+        return encode_frame(self.last_frame, self.config.order)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Show all pixels off, then refuse further frames (idempotent)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._frames.append([OFF] * self.config.count)
+            self._closed = True
+
+
+class PixelStrip:
+    """A real strip behind an Adafruit pixel object (``pixels[i] = rgb``; ``show()``)."""
+
+    def __init__(
+        self, config: StripConfig, write: Callable[[list[RGB]], None], release: Callable[[], None]
+    ) -> None:
+        self.config = config
+        self._write = write
+        self._release = release
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def count(self) -> int:
+        return self.config.count
+
+    def show(self, frame: Sequence[tuple[int, int, int]]) -> None:
+        """Send ``frame`` to the strip (brightness and limit applied).
+
+        :raises RequestError: when the frame is malformed.
+        :raises HardwareError: when the strip is closed.
+        """
+        pixels = check_frame(frame, self.config.count)
+        scaled = scale_frame(pixels, self.config.brightness, self.config.max_milliamps)
+        with self._lock:
+            if self._closed:
+                raise HardwareError("the LED strip is closed")
+            self._write(scaled)
+
+    def close(self) -> None:
+        """Turn every pixel off and release the strip (idempotent)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                self._write([OFF] * self.config.count)
+            finally:
+                self._release()
+
+
+def make_strip(config: StripConfig, emulate: bool) -> LedStrip:
+    """Open the strip ``config`` describes, or an :class:`EmulatedStrip`.
+
+    :raises HardwareError: when the driver's libraries or the Pi are not there.
+    """
+    if emulate:
+        return EmulatedStrip(config)
+    openers = {"neopixel-spi": _open_neopixel_spi, "neopixel": _open_neopixel, "pi5": _open_pi5}
+    opener = openers.get(config.driver)
+    if opener is None:
+        raise HardwareError(f"unknown LED driver {config.driver!r}")
+    try:
+        return opener(config)
+    except HardwareError:
+        raise
+    except (OSError, RuntimeError, ValueError, NotImplementedError, AttributeError) as error:
+        raise HardwareError(
+            f"LED driver {config.driver!r} cannot open the strip on GPIO{config.pin}: {error}"
+        ) from error
+
+
+def _import(driver: str, *modules: str) -> list[ModuleType]:
+    try:
+        return [importlib.import_module(name) for name in modules]
+    except ImportError as error:
+        raise HardwareError(
+            f"LED driver {driver!r} is not available here ({error}): on the Pi install "
+            "the extra with pip install 'mandala-companion[pi]'; use --emulate on a laptop"
+        ) from error
+
+
+def _pixel_strip(config: StripConfig, pixels: Any) -> PixelStrip:
+    def write(frame: list[RGB]) -> None:
+        for i, pixel in enumerate(frame):
+            pixels[i] = pixel
+        pixels.show()
+
+    return PixelStrip(config, write, pixels.deinit)
+
+
+def _open_neopixel_spi(config: StripConfig) -> LedStrip:
+    board, neopixel_spi = _import(config.driver, "board", "neopixel_spi")
+    pixels = neopixel_spi.NeoPixel_SPI(
+        board.SPI(), config.count, pixel_order=config.order, brightness=1.0, auto_write=False
+    )
+    return _pixel_strip(config, pixels)
+
+
+def _open_neopixel(config: StripConfig) -> LedStrip:
+    board, neopixel = _import(config.driver, "board", "neopixel")
+    pixels = neopixel.NeoPixel(
+        getattr(board, f"D{config.pin}"),
+        config.count,
+        pixel_order=config.order,
+        brightness=1.0,
+        auto_write=False,
+    )
+    return _pixel_strip(config, pixels)
+
+
+def _open_pi5(config: StripConfig) -> LedStrip:
+    board, pi5 = _import(config.driver, "board", "adafruit_raspberry_pi5_neopixel_write")
+    pin = getattr(board, f"D{config.pin}")
+
+    def write(frame: list[RGB]) -> None:
+        pi5.neopixel_write(pin, bytearray(encode_frame(frame, config.order)))
+
+    return PixelStrip(config, write, lambda: None)

@@ -1,0 +1,179 @@
+"""Pin factories, chosen explicitly by name: never gpiozero's silent default.
+
+``make_factory("lgpio")`` on a Pi (the only backend for a Pi 5 and kernels 6.6+),
+``make_factory("rpigpio")`` opt-in for older Pi OS images, ``make_factory("mock")`` on a
+laptop and in tests. The mock factory behaves like lgpio where it matters: a pin's
+``when_changed`` callback never runs in the thread that changed the pin, but on ONE separate
+callback thread, in the order the changes happened. (gpiozero's own ``MockFactory`` calls
+back in the caller's thread, which hides every race a real Pi has.)
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import sys
+import threading
+from queue import SimpleQueue
+from typing import Any, Final, Literal
+
+from gpiozero.exc import GPIOZeroError
+from gpiozero.pins.mock import MockFactory, MockPin, PinState
+
+from firmware.errors import HardwareError
+
+Backend = Literal["mock", "lgpio", "rpigpio"]
+BACKENDS: Final[tuple[Backend, ...]] = ("mock", "lgpio", "rpigpio")
+PIN_HISTORY: Final = 4096
+"""How many recent level changes each emulated pin keeps in ``states`` (for tests)."""
+
+log = logging.getLogger(__name__)
+
+
+class EmulatedPin(MockPin):  # type: ignore[misc]
+    """A mock pin whose events go through its factory's callback thread.
+
+    It starts high, as the encoder lines do with their external pull-ups, and keeps only the
+    last :data:`PIN_HISTORY` level changes in ``states``.
+    """
+
+    def __init__(self, factory: EmulatedFactory, info: Any) -> None:
+        super().__init__(factory, info)
+        self._state = True
+        self.clear_states()
+
+    def clear_states(self) -> None:
+        """Forget the recorded level changes (keeps the current level as the first)."""
+        self._last_change = factory_ticks()
+        self.states = collections.deque([PinState(0.0, self._state)], maxlen=PIN_HISTORY)
+
+    def _call_when_changed(self) -> None:
+        # Capture the level now; it may change again before the callback thread runs.
+        self.factory.dispatch(self, self._last_change, self._state)
+
+    def drive_silently(self, level: bool) -> None:
+        """Change the level without an event: an edge the Pi would have missed."""
+        self._change_state(bool(level))
+
+
+def factory_ticks() -> float:
+    """The mock factories' clock (monotonic seconds)."""
+    return float(MockFactory.ticks())
+
+
+_FLUSH: Final = object()
+_STOP: Final = object()
+
+
+class EmulatedFactory(MockFactory):  # type: ignore[misc]
+    """gpiozero's MockFactory with every pin event delivered on one callback thread.
+
+    :attr:`failures` collects exceptions raised by callbacks (they are logged, and the thread
+    goes on, as lgpio's does); tests check it is empty.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(pin_class=EmulatedPin)
+        self.failures: list[Exception] = []
+        self._events: SimpleQueue[tuple[Any, Any, Any]] = SimpleQueue()
+        self._thread = threading.Thread(
+            target=self._deliver, name="mock-pin-callbacks", daemon=True
+        )
+        self._thread.start()
+
+    def dispatch(self, pin: MockPin, ticks: float, state: bool) -> None:
+        """Queue ``pin``'s change for the callback thread."""
+        self._events.put((pin, ticks, state))
+
+    def flush(self, timeout: float = 10.0) -> None:
+        """Wait until every pin event queued so far has been delivered.
+
+        :raises HardwareError: when the callback thread does not catch up in ``timeout``.
+        """
+        if threading.current_thread() is self._thread:
+            return
+        done = threading.Event()
+        self._events.put((_FLUSH, done, None))
+        if not done.wait(timeout):
+            raise HardwareError(f"mock pin callbacks still busy after {timeout} s")
+
+    @property
+    def callback_thread(self) -> threading.Thread:
+        """The one thread that runs every pin callback."""
+        return self._thread
+
+    def close(self) -> None:
+        """Close every pin, deliver what is queued, then stop the callback thread."""
+        super().close()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._events.put((_STOP, None, None))
+            self._thread.join()
+
+    def _deliver(self) -> None:
+        get = self._events.get
+        while True:
+            pin, ticks, state = get()
+            if pin is _FLUSH:
+                ticks.set()
+                continue
+            if pin is _STOP:
+                return
+            handler = pin._when_changed
+            method = None if handler is None else handler()
+            if method is None:
+                continue
+            try:
+                method(ticks, state)
+            except Exception as error:
+                log.exception("pin %s callback failed", pin)
+                self.failures.append(error)
+
+
+def make_factory(backend: str) -> Any:
+    """Return a gpiozero pin factory for ``backend`` ("mock", "lgpio" or "rpigpio").
+
+    Never falls back to another backend.
+
+    :raises HardwareError: when the backend is unknown or cannot be used on this machine.
+    """
+    if backend == "mock":
+        return EmulatedFactory()
+    if backend == "lgpio":
+        return _open_pi_backend(
+            "lgpio",
+            "gpiozero.pins.lgpio",
+            "LGPIOFactory",
+            "install python3-lgpio from Raspberry Pi OS's archive and make the virtual "
+            "environment with --system-site-packages",
+        )
+    if backend == "rpigpio":
+        return _open_pi_backend(
+            "rpigpio",
+            "gpiozero.pins.rpigpio",
+            "RPiGPIOFactory",
+            "install RPi.GPIO (python3-rpi.gpio); it only works on older Pi OS images",
+        )
+    raise HardwareError(f"unknown pin backend {backend!r} (choose one of {', '.join(BACKENDS)})")
+
+
+def _open_pi_backend(name: str, module: str, factory: str, remedy: str) -> Any:
+    import importlib
+
+    try:
+        factory_class = getattr(importlib.import_module(module), factory)
+    except ImportError as error:
+        raise HardwareError(
+            f"pin backend {name!r} is not available here ({error}): {remedy}; "
+            "use --emulate on a laptop"
+        ) from error
+    errors: tuple[type[Exception], ...] = (OSError, RuntimeError, GPIOZeroError)
+    library_error = getattr(sys.modules.get("lgpio"), "error", None)
+    if isinstance(library_error, type) and issubclass(library_error, Exception):
+        errors += (library_error,)
+    try:
+        return factory_class()
+    except errors as error:
+        raise HardwareError(
+            f"pin backend {name!r} cannot open the GPIO chip ({error}): is this a "
+            "Raspberry Pi, and is the user in the gpio group?"
+        ) from error

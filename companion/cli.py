@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -71,6 +72,33 @@ def cmd_board_check(args: argparse.Namespace, stdin: TextIO) -> Any:
     return rings.board_report(board)
 
 
+def cmd_serve(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Run the companion: the table, its rings (real or emulated) and the panel."""
+    from companion.web import serve
+
+    options = serve.ServeOptions()
+    if args.config is not None:
+        options = serve.read_config(Path(args.config))
+    overrides: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "data": Path(args.data) if args.data is not None else None,
+        "hardware": "emulate" if args.emulate else None,
+    }
+    options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
+    status = serve.run(options, args.stdout, args.stderr)
+    if status:
+        raise SystemExit(status)
+    return None
+
+
+def port_number(text: str) -> int:
+    """Read ``--port`` (0 picks a free port)."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number 0..65535")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Describe the command line."""
     parser = argparse.ArgumentParser(prog="mandala", description=__doc__.splitlines()[0])
@@ -89,6 +117,18 @@ def build_parser() -> argparse.ArgumentParser:
     check_cmd = board_commands.add_parser("check", help="validate a board file")
     check_cmd.add_argument("file", metavar="FILE.toml", help="the board file (TOML or JSON)")
     check_cmd.set_defaults(run=cmd_board_check)
+
+    serve_cmd = commands.add_parser("serve", help="run the companion and its phone panel")
+    serve_cmd.add_argument(
+        "--emulate", action="store_true", help="emulated rings and LEDs (the default off a Pi)"
+    )
+    serve_cmd.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve_cmd.add_argument(
+        "--port", type=port_number, help="port to listen on (default 8000; 0 picks a free one)"
+    )
+    serve_cmd.add_argument("--data", metavar="DIR", help="where games and boards are kept")
+    serve_cmd.add_argument("--config", metavar="FILE", help="a TOML config file")
+    serve_cmd.set_defaults(run=cmd_serve)
     return parser
 
 
@@ -110,6 +150,7 @@ def main(
     stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace, TextIO], Any] = args.run
+    args.stdout, args.stderr = stdout, stderr
     try:
         result = run(args, stdin)
     except (GameError, InputError) as error:

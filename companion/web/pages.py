@@ -30,7 +30,7 @@ LETTERS = {
     "cyan": "C",
     "white": "W",
 }
-SEAT_COLOURS = ("orange", "purple", "cyan", "white")
+SEAT_COLOURS = rings.SEAT_COLOURS
 
 
 def available_kinds() -> list[str]:
@@ -50,15 +50,17 @@ def board_names() -> dict[str, list[str]]:
     return {"saved": saved_names(), "bundled": rings.bundled_board_names()}
 
 
-def game_board(game: dict[str, Any], game_id: str) -> dict[str, Any]:
-    """Return the board of a ring game as JSON, from its state or else its exported record."""
-    state = game.get("state", {})
-    inline = state.get("board") if isinstance(state, dict) else None
-    if not isinstance(inline, dict):
-        inline = table().export(game_id).get("board")
+def ring_setup(game_id: str) -> dict[str, Any]:
+    """Return a ring game's board (as JSON) and seats (name, corner, colour) from its record."""
+    record = table().export(game_id)
     folder = current_app.config["BOARDS_DIR"]
-    board = rings.load_board(inline, [folder] if folder else [])
-    return rings.board_to_json(board)
+    board = rings.load_board(record.get("board"), [folder] if folder else [])
+    seats = []
+    for seat in record.get("seats", []):
+        corner = int(seat.get("corner", 0))
+        colour = seat.get("colour") or rings.SEAT_COLOURS[corner % len(rings.SEAT_COLOURS)]
+        seats.append({"name": str(seat.get("name")), "corner": corner, "colour": colour})
+    return {"board": rings.board_to_json(board), "seats": seats}
 
 
 def page_config() -> dict[str, Any]:
@@ -76,14 +78,19 @@ def home() -> str:
 def game(game_id: str) -> str:
     answer = table().get_game(game_id)
     if answer.get("kind") == "rings":
-        data = {"game": answer, "board": game_board(answer, game_id), "rings": table().board()}
+        data = {"game": answer, **ring_setup(game_id), "rings": table().board()}
         return render_template("rings.html", data=data, page=page_config())
     return render_template("game.html", data={"game": answer}, page=page_config())
 
 
 @blueprint.get("/calibrate")
 def calibrate() -> str:
-    data = {"rings": table().board(), "boards": board_names()}
+    sensed = table().board()
+    colours = None
+    if isinstance(sensed.get("game"), str):
+        board = ring_setup(sensed["game"])["board"]
+        colours = [ring["colour"] for ring in board["rings"]]
+    data = {"rings": sensed, "boards": board_names(), "colours": colours}
     return render_template("calibrate.html", data=data, page=page_config())
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 import socket
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from companion.games.base import (
     RecordError,
@@ -135,3 +136,88 @@ def addresses(host: str, port: int) -> list[str]:
         return [f"http://{name}:{port}/" for name in dict.fromkeys(found)]
     shown = f"[{host}]" if ":" in host else host
     return [f"http://{shown}:{port}/"]
+
+
+def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | None = None) -> int:
+    """Start the table (with its rings) and the panel on waitress; serve until stopped.
+
+    :returns: the exit status (0 after SIGTERM/SIGINT, 69 when the pin backend is missing).
+    :raises RecordError: for a pin or LED map that cannot be used (the CLI prints it).
+    """
+    from waitress.server import create_server
+
+    from companion import service
+    from companion.table import Table
+    from companion.table.hub import MAX_SUBSCRIBERS
+    from companion.web import create_app
+    from firmware import HardwareError
+    from firmware.hardware import Hardware
+    from firmware.maps import MapError, load_led_map, load_pin_map
+
+    backend, why = choose_backend(options.hardware, is_raspberry_pi() if on_pi is None else on_pi)
+    try:
+        pin_map = load_pin_map(options.pin_map)
+        led_map = load_led_map(options.led_map)
+    except MapError as error:
+        raise RecordError(str(error)) from None
+    data = options.data_dir
+    boards = data / "boards"
+    try:
+        boards.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise RecordError(f"data: cannot use {data}: {error.strerror or error}") from None
+
+    def open_hardware(
+        report_ring: Callable[[Any], None],
+        report_button: Callable[[str], None],
+        spokes: int,
+        offsets: list[int] | None,
+    ) -> Any:
+        return Hardware.open(
+            pin_map,
+            led_map,
+            spokes,
+            emulate=backend == "mock",
+            report_ring=report_ring,
+            report_button=report_button,
+            offsets=offsets,
+            backend=backend,
+        )
+
+    table = Table(data, open_hardware, boards)
+    try:
+        table.start()
+    except HardwareError as error:
+        table.close()
+        return service.report_unavailable(error, backend, stderr=stderr)
+    config = {
+        "BOARDS_DIR": boards,
+        "DEFAULT_BOARD": options.board,
+        "DETENTS_PER_SLOT": [ring.detents_per_slot for ring in pin_map.rings],
+    }
+    app = create_app(config, table=table)
+    server: Any = create_server(
+        app,
+        host=options.host,
+        port=options.port,
+        threads=MAX_SUBSCRIBERS + STREAM_THREADS,
+        ident="mandala",
+        clear_untrusted_proxy_headers=True,
+    )
+    listen = getattr(server, "effective_listen", None) or [
+        (server.effective_host, server.effective_port)
+    ]
+    port = int(listen[0][1])
+    print(f"mandala: {why}", file=stdout, flush=True)
+    print(f"mandala: data in {data}", file=stdout, flush=True)
+    for address in addresses(options.host, port):
+        print(f"mandala: open the panel at {address}", file=stdout, flush=True)
+    return service.run_service(
+        server.run,
+        is_alive=table.is_alive,
+        close_table=table.close,
+        blank_leds=lambda: None,  # the table blanks the strip as it closes
+        close_server=server.close,
+        ready_status=f"serving on port {port}",
+        stderr=stderr,
+    )

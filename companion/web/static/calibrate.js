@@ -1,7 +1,7 @@
 /* Calibration (zero all rings, set one ring) and the sensor diagnostics, live. */
 "use strict";
 (() => {
-  const { el, api, live, say, coalesce } = Panel;
+  const { el, api, live, say } = Panel;
   let sensed = Panel.data.rings;
 
   function draw() {
@@ -17,10 +17,8 @@
       el("td", { text: String(ring.errors) }),
       el("td", { text: ring.last_movement === null || ring.last_movement === undefined ? "—" :
         String(ring.last_movement) }))));
-    Emulator.render(sensed, sensed.colours || null);
+    Emulator.render(sensed, Panel.data.colours);
   }
-
-  const refresh = coalesce(async () => { sensed = await api("GET", "/api/board"); draw(); });
 
   document.getElementById("zero").addEventListener("click", async () => {
     if (!window.confirm("Is every ring's mark at the star? Zero all ten rings.")) return;
@@ -41,9 +39,10 @@
   });
 
   live((item) => {
-    if (item.type === "board" && item.board && item.board.rings) { sensed = Object.assign({}, sensed, item.board); draw(); }
-    else if (item.type === "leds" && item.leds) Emulator.drawLeds(item.leds);
-    else if (item.type !== "game" && item.type !== "games") refresh();
+    if ((item.type === "board" || item.type === "state") && item.board) {
+      sensed = item.board;
+      draw();
+    } else if (item.type === "leds" && item.leds) Emulator.drawLeds(item.leds);
   });
   draw();
 })();

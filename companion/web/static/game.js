@@ -21,6 +21,11 @@
     try { game = await api("POST", url + "/undo", { version: game.version }); draw(); }
     catch (error) { if (error.status === 409) refresh(); }
   });
-  live((item) => { if (item.type !== "board" && item.type !== "leds") refresh(); });
+  live((item) => {
+    if (item.type === "game" && item.id === game.id && item.version >= game.version) {
+      game = { id: item.id, kind: item.kind, version: item.version, state: item.state };
+      draw();
+    } else if (item.type === "games" || item.type === "state") refresh();
+  });
   draw();
 })();

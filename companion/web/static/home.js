@@ -88,5 +88,9 @@
     showOptions();
   }
 
-  live((item) => { if (item.type !== "board" && item.type !== "leds") refresh(); });
+  live((item) => {
+    if ((item.type === "games" || item.type === "state") && Array.isArray(item.games)) {
+      render(item.games);
+    }
+  });
 })();

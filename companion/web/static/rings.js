@@ -12,11 +12,12 @@
 
   /* ---- reading the table's answers (one place, so the page survives small changes) ---- */
   const state = () => game.state || {};
-  const turn = () => state().live || state().turn || {};
-  const seats = () => state().seats || [];
+  const turn = () => state().live || {};
+  const seats = () => Panel.data.seats || [];
   const seatOf = (name) => seats().find((s) => s.name === name) || { name, colour: "white" };
-  const offsetsNow = () => (sensed && sensed.offsets) || state().offsets || new Array(10).fill(0);
-  const diceNow = () => turn().dice || null;
+  const offsetsNow = () => (sensed && sensed.offsets && sensed.offsets.length === 10 ?
+    sensed.offsets : state().offsets || new Array(10).fill(0));
+  const diceNow = () => turn().dice || state().dice || null;
 
   function pegsNow() {
     /* Pegs ride their ring: a peg keeps its slot, so while the rings turn it is drawn at
@@ -167,16 +168,34 @@
     const section = document.getElementById("resync");
     section.hidden = !guide;
     if (!guide) return;
-    section.querySelector("p").textContent = guide.prompt || "";
+    document.getElementById("resync-prompt").textContent = (guide.prompt || "") +
+      ". Each ring is ticked off as it gets there.";
     document.getElementById("resync-list").replaceChildren(...(guide.rings || []).map((g) =>
       el("li", { class: g.ok ? "ok" : "todo", "data-ring": g.ring, "data-ok": String(g.ok),
         text: g.ok ? `ring ${g.ring} is at ${g.target}` : g.instruction })));
   }
 
+  function turnText(action) {
+    if (!action || !action.dice) return JSON.stringify(action);
+    const dice = COLOURS.map((c) => `${letter(c)}${action.dice[c]}`).join(" ");
+    const turns = (action.rotations || []).map((r) =>
+      `ring ${r.ring} ${r.steps > 0 ? "+" : ""}${r.steps}`).join(", ");
+    return `dice ${dice}; ${turns || "no ring turned"}`;
+  }
+
   function drawHistory() {
     const history = state().history || [];
-    document.getElementById("history").replaceChildren(...history.map((h) =>
-      el("li", { text: typeof h === "string" ? h : h.text || JSON.stringify(h) })));
+    document.getElementById("history").replaceChildren(...history.map((h, i) =>
+      el("li", { "data-turn": i + 1 }, el("strong", { text: `Turn ${i + 1}: ` }),
+        turnText(h.action),
+        (h.instructions || []).length ? el("ul", {}, ...h.instructions.map((text) =>
+          el("li", { text }))) : null)));
+    document.getElementById("undo").disabled = !history.length;
+    const onBoard = document.getElementById("on-board");
+    onBoard.hidden = state().on_board !== false || !(sensed && sensed.hardware);
+    const refusal = document.getElementById("refusal");
+    refusal.hidden = !state().refusal;
+    refusal.textContent = state().refusal || "";
   }
 
   function drawEmulator() {
@@ -225,21 +244,31 @@
   });
   /* ---- live ---- */
   const refreshGame = coalesce(async () => { game = await api("GET", gameUrl); drawAll(); });
-  const refreshBoard = coalesce(async () => { sensed = await api("GET", "/api/board"); drawAll(); });
+
+  function takeGame(view) {
+    if (!view || view.id !== game.id || view.version < game.version) return false;
+    game = { id: view.id, kind: view.kind, version: view.version, state: view.state };
+    return true;
+  }
 
   live((item) => {
-    if (item.type === "game" && item.game && item.game.id === game.id) {
-      if (item.game.version >= game.version) { game = item.game; drawAll(); } else refreshGame();
-    } else if (item.type === "game" && item.id === game.id) refreshGame();
-    else if (item.type === "board" && item.board && item.board.offsets) {
-      sensed = Object.assign({}, sensed, item.board); drawAll(); refreshGame();
-    } else if (item.type === "board") { refreshBoard(); refreshGame(); }
-    else if (item.type === "leds" && item.leds) {
+    if (item.type === "state") {
+      if (item.board) sensed = item.board;
+      if (!takeGame(item.game)) refreshGame();
+      drawAll();
+    } else if (item.type === "game") {
+      if (takeGame(item)) drawAll();
+    } else if (item.type === "board" && item.board) {
+      sensed = item.board;
+      drawAll();
+    } else if (item.type === "leds" && item.leds) {
       sensed = Object.assign({}, sensed, { leds: item.leds });
       Emulator.drawLeds(item.leds);
+    } else if (item.type === "games" && Array.isArray(item.games) &&
+      !item.games.some((g) => g.id === game.id)) {
+      say("This game was deleted on another phone.");
     }
-    else if (item.type === "games" || item.type === "snapshot" || item.type === "state" ||
-      !item.type) { refreshGame(); refreshBoard(); }
   });
+  document.getElementById("put-on-board").addEventListener("click", () => act({ resume: true }));
   drawAll();
 })();

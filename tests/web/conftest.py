@@ -1,0 +1,69 @@
+"""Fixtures for the panel: a real Table on a temporary SQLite store, the app, a client."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.table.service import Table
+from companion.web import create_app
+
+TWO_SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]
+NEW_RINGS_GAME = {"kind": "rings", "seats": TWO_SEATS, "board": "reference", "variant": "standard"}
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def table(data_dir: Path) -> Iterator[Table]:
+    """A running table with no ring board attached (games only)."""
+    service = Table(data_dir, None, data_dir / "boards")
+    service.start()
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def app(table: Table, data_dir: Path) -> Flask:
+    return create_app(
+        {"BOARDS_DIR": data_dir / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}, table=table
+    )
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def assert_error(response: Any, status: int, code: str, message: str) -> None:
+    """Check the one error format, the status, the code and the exact message."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    assert response.get_json() == {"error": {"code": code, "message": message}}
+
+
+def is_error_format(body: bytes) -> bool:
+    """Say whether a body is exactly ``{"error": {"code": str, "message": str}}``."""
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return False
+    if not isinstance(value, dict) or set(value) != {"error"}:
+        return False
+    inner = value["error"]
+    return (
+        isinstance(inner, dict)
+        and set(inner) == {"code", "message"}
+        and isinstance(inner["code"], str)
+        and isinstance(inner["message"], str)
+        and bool(inner["message"])
+    )

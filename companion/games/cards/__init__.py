@@ -54,6 +54,7 @@ from companion.games.cards.rules import (
     seeded_deck,
     undo_refusal,
     winner,
+    winner_index,
 )
 from companion.games.cards.sheet import score_sheet
 from companion.games.cards.views import seat_view, seat_view_for_decision
@@ -103,4 +104,5 @@ __all__ = [
     "summary",
     "undo_refusal",
     "winner",
+    "winner_index",
 ]

@@ -495,9 +495,9 @@ def _deal(work: _Scratch, due: Due, action: Deal) -> None:
     available = MOUNTAIN_DEAL if due.setup else work.deck_unseen + sum(work.discard)
     expected = min(MOUNTAIN_DEAL, available)
     if len(action.colours) != expected:
+        cards = "1 card" if expected == 1 else f"{expected} cards"
         raise IllegalAction(
-            f"the deal for mountain {due.index} turns up {expected} cards, "
-            f"not {len(action.colours)}"
+            f"the deal for mountain {due.index} turns up {cards}, not {len(action.colours)}"
         )
     work.due = None
     if not due.setup:

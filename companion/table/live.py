@@ -150,12 +150,13 @@ class LiveTurn:
         }
 
 
-def event_spoke(event: Any, key: str) -> int | None:
-    """The spoke of an event's cell ``key`` (``to``/``at``/``cell``), if it has one."""
-    cell = getattr(event, key, None)
-    if isinstance(cell, tuple) and len(cell) == 2 and all(isinstance(v, int) for v in cell):
-        return int(cell[1])
-    return None
+def event_spoke(event: Any) -> int | None:
+    """The spoke an event happens on: where a peg ends (advance, snipe, entry) or where it
+    entered Central Control (centre); None for events off the board (win)."""
+    cell = event.start if event.kind == "centre" else event.end
+    if cell is None:
+        return None
+    return int(cell[1])
 
 
 def live_turn(
@@ -216,17 +217,13 @@ def live_turn(
         outcome = rings.preview(state, offsets)
         preview = [rings.describe(event, state) for event in outcome.events]
         for event in outcome.events:
-            spoke = event_spoke(event, "to")
-            if event.kind in ("advance", "centre", "entry") and spoke is not None:
-                advance.add(spoke)
+            spoke = event_spoke(event)
+            if spoke is None:
+                continue
             if event.kind == "snipe":
-                at = event_spoke(event, "at")
-                if at is None:
-                    at = event_spoke(event, "cell")
-                if at is None:
-                    at = event_spoke(event, "frm")
-                if at is not None:
-                    snipes.add(at)
+                snipes.add(spoke)
+            elif event.kind in ("advance", "centre", "entry"):
+                advance.add(spoke)
         paths = frozenset(int(s) for s in rings.open_paths(at_offsets(state, offsets)))
     blocked = confirm_blocker(state, dice, sense, resync, explanation, over, rings)
     return LiveTurn(

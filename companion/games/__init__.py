@@ -30,5 +30,5 @@ def engine(kind: object) -> Engine:
     """
     if not isinstance(kind, str) or kind not in ENGINES:
         raise RecordError(f"game: unknown game {kind!r}; one of {', '.join(ENGINES)}")
-    module: Engine = importlib.import_module(ENGINES[kind])  # type: ignore[assignment]
+    module: Engine = importlib.import_module(ENGINES[kind])
     return module

@@ -1,0 +1,290 @@
+#!/usr/bin/env bash
+# Install (or uninstall) Mandala Companion as a systemd service on Raspberry Pi OS
+# (Debian 12 "bookworm" or 13 "trixie"). Run it as root from a checkout:
+#
+#     sudo systemd/install.sh              # install or upgrade; safe to run again
+#     sudo systemd/install.sh --dry-run    # print every step, change nothing
+#     sudo systemd/install.sh --uninstall  # stop and remove the service and its venv;
+#                                          # keeps the games, the config and the user
+#     sudo systemd/install.sh --uninstall --purge   # ...and those too
+#
+# Options: --port N (default 80; the panel is then http://<hostname>.local/),
+#          --root DIR (install into DIR instead of /, for tests and image staging;
+#          also MANDALA_ROOT), --source DIR (the checkout to install; default: this one).
+# The commands it runs can be replaced (tests use recording stubs): MANDALA_APT_GET,
+# MANDALA_SYSTEMCTL, MANDALA_USERADD, MANDALA_USERMOD, MANDALA_USERDEL, MANDALA_GROUPADD,
+# MANDALA_PYTHON (makes the venv), MANDALA_PIP (replaces "<venv>/bin/python -m pip").
+#
+# Every step is printed as "+ command" before it runs; --dry-run prints the same lines.
+set -euo pipefail
+
+SERVICE=mandala
+SERVICE_USER=mandala
+PACKAGES=(
+    python3-venv       # the virtual environment (with ensurepip)
+    python3-pip
+    python3-lgpio      # the pin backend; from Raspberry Pi OS's archive, seen by the venv
+    python3-spidev     # the SPI device for the neopixel-spi LED driver
+    python3-dev        # headers, for any LED library pip must build on this Python
+    avahi-daemon       # mDNS: the panel answers at http://<hostname>.local/
+)
+GROUPS_NEEDED=(gpio spi)
+
+usage() {
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+ROOT=${MANDALA_ROOT:-/}
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PORT=80
+ACTION=install
+PURGE=0
+DRY_RUN=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dry-run) DRY_RUN=1 ;;
+        --uninstall) ACTION=uninstall ;;
+        --purge) PURGE=1 ;;
+        --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a directory" >&2; exit 2; }
+                ROOT=$2; shift ;;
+        --root=*) ROOT=${1#--root=} ;;
+        --source) [ $# -ge 2 ] || { echo "install.sh: --source needs a directory" >&2; exit 2; }
+                  SOURCE=$2; shift ;;
+        --source=*) SOURCE=${1#--source=} ;;
+        --port) [ $# -ge 2 ] || { echo "install.sh: --port needs a number" >&2; exit 2; }
+                PORT=$2; shift ;;
+        --port=*) PORT=${1#--port=} ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option: $1 (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+if [ "$PURGE" = 1 ] && [ "$ACTION" != uninstall ]; then
+    echo "install.sh: --purge only goes with --uninstall" >&2; exit 2
+fi
+if ! [[ "$PORT" =~ ^[0-9]+$ ]] || [ "$PORT" -lt 1 ] || [ "$PORT" -gt 65535 ]; then
+    echo "install.sh: --port: not a port number: $PORT" >&2; exit 2
+fi
+if [ ! -d "$ROOT" ]; then
+    echo "install.sh: --root: no such directory: $ROOT" >&2; exit 2
+fi
+ROOT=$(cd "$ROOT" && pwd)
+if [ ! -f "$SOURCE/pyproject.toml" ] || [ ! -f "$SOURCE/systemd/$SERVICE.service" ]; then
+    echo "install.sh: --source: not a Mandala Companion checkout: $SOURCE" >&2; exit 2
+fi
+if [ "$DRY_RUN" = 0 ] && [ "$ROOT" = / ] && [ "$(id -u)" != 0 ]; then
+    echo "install.sh: run it as root (sudo), or try --dry-run" >&2; exit 2
+fi
+
+# Paths as the running system sees them, and as this script writes them.
+PREFIX=/opt/mandala
+VENV=$PREFIX/venv
+CONFIG_DIR=/etc/mandala
+CONFIG=$CONFIG_DIR/config.toml
+DATA_DIR=/var/lib/mandala
+UNIT=/etc/systemd/system/$SERVICE.service
+at() { if [ "$ROOT" = / ]; then printf '%s' "$1"; else printf '%s%s' "$ROOT" "$1"; fi; }
+
+APT_GET=${MANDALA_APT_GET:-apt-get}
+SYSTEMCTL=${MANDALA_SYSTEMCTL:-systemctl}
+USERADD=${MANDALA_USERADD:-useradd}
+USERMOD=${MANDALA_USERMOD:-usermod}
+USERDEL=${MANDALA_USERDEL:-userdel}
+GROUPADD=${MANDALA_GROUPADD:-groupadd}
+PYTHON=${MANDALA_PYTHON:-/usr/bin/python3}
+# User and group tools work inside --root; systemctl enable/disable too.
+ACCOUNT_ROOT=()
+SYSTEMCTL_ROOT=()
+if [ "$ROOT" != / ]; then
+    ACCOUNT_ROOT=(--root "$ROOT")
+    SYSTEMCTL_ROOT=(--root="$ROOT")
+fi
+
+say() { printf '%s\n' "$*"; }
+# Print a step, then run it (unless --dry-run).
+run() {
+    printf '+'; printf ' %q' "$@"; printf '\n'
+    if [ "$DRY_RUN" = 0 ]; then "$@"; fi
+}
+# Print a step that writes a file from standard input, then write it (unless --dry-run).
+write_file() {
+    local path=$1 mode=$2 content
+    content=$(cat)
+    printf '+ write %q (mode %s)\n' "$path" "$mode"
+    if [ "$DRY_RUN" = 0 ]; then
+        printf '%s\n' "$content" > "$path.tmp"
+        chmod "$mode" "$path.tmp"
+        mv "$path.tmp" "$path"
+    fi
+}
+has_user() { grep -q "^$1:" "$(at /etc/passwd)" 2>/dev/null; }
+has_group() { grep -q "^$1:" "$(at /etc/group)" 2>/dev/null; }
+in_group() {
+    local line
+    line=$(grep "^$2:" "$(at /etc/group)" 2>/dev/null || true)
+    [[ ",${line##*:}," == *",$1,"* ]]
+}
+# The map's [leds] spi_chip_selects (false = GPIO7/8 are freed for encoders).
+spi_chip_selects() {
+    "$PYTHON" - "$SOURCE/hardware/pins.toml" <<'PY' 2>/dev/null || echo true
+import sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    leds = tomllib.load(f).get("leds", {})
+print("false" if leds.get("spi_chip_selects", True) is False else "true")
+PY
+}
+boot_config() {
+    local candidate
+    for candidate in /boot/firmware/config.txt /boot/config.txt; do
+        if [ -f "$(at "$candidate")" ]; then printf '%s' "$candidate"; return; fi
+    done
+}
+
+install_service() {
+    say "Installing Mandala Companion from $SOURCE into ${ROOT%/}/ (port $PORT)"
+
+    say "== system packages"
+    run "$APT_GET" update
+    run env DEBIAN_FRONTEND=noninteractive "$APT_GET" install -y --no-install-recommends \
+        "${PACKAGES[@]}"
+
+    say "== the service user and its groups"
+    local group
+    for group in "${GROUPS_NEEDED[@]}"; do
+        if has_group "$group"; then
+            say "group $group exists"
+        else
+            run "$GROUPADD" "${ACCOUNT_ROOT[@]}" --system "$group"
+        fi
+    done
+    if has_user "$SERVICE_USER"; then
+        say "user $SERVICE_USER exists"
+        local missing=()
+        for group in "${GROUPS_NEEDED[@]}"; do
+            in_group "$SERVICE_USER" "$group" || missing+=("$group")
+        done
+        if [ ${#missing[@]} -gt 0 ]; then
+            local joined
+            joined=$(IFS=,; printf '%s' "${missing[*]}")
+            run "$USERMOD" "${ACCOUNT_ROOT[@]}" --append --groups "$joined" "$SERVICE_USER"
+        fi
+    else
+        run "$USERADD" "${ACCOUNT_ROOT[@]}" --system --user-group \
+            --home-dir "$DATA_DIR" --no-create-home --shell /usr/sbin/nologin \
+            --groups "$(IFS=,; printf '%s' "${GROUPS_NEEDED[*]}")" \
+            --comment "Mandala Companion" "$SERVICE_USER"
+    fi
+
+    say "== directories"
+    run install -d -m 0755 "$(at "$PREFIX")" "$(at "$CONFIG_DIR")" \
+        "$(at /etc/systemd/system)"
+
+    say "== the virtual environment (sees python3-lgpio through --system-site-packages)"
+    local cfg
+    cfg=$(at "$VENV/pyvenv.cfg")
+    if [ -x "$(at "$VENV/bin/python")" ] \
+        && grep -q '^include-system-site-packages = true' "$cfg" 2>/dev/null; then
+        say "venv $VENV exists"
+    else
+        run "$PYTHON" -m venv --clear --system-site-packages "$(at "$VENV")"
+    fi
+    if [ -n "${MANDALA_PIP:-}" ]; then
+        run "$MANDALA_PIP" install --upgrade --disable-pip-version-check "$SOURCE[pi]"
+    else
+        run "$(at "$VENV/bin/python")" -m pip install --upgrade --disable-pip-version-check \
+            "$SOURCE[pi]"
+    fi
+
+    say "== the config file"
+    if [ -f "$(at "$CONFIG")" ]; then
+        say "config $CONFIG exists, kept as it is"
+    else
+        write_file "$(at "$CONFIG")" 0644 <<EOF
+# Mandala Companion on this Raspberry Pi, read by "mandala serve --config $CONFIG".
+# Options given on the command line win. Edit, then: sudo systemctl restart $SERVICE
+host = "0.0.0.0"    # every network interface: phones on the same network see the panel
+port = $PORT
+data = "$DATA_DIR"
+emulate = false     # the real pins and LED strip; never falls back to emulation
+backend = "lgpio"   # gpiozero pin backend: lgpio (Pi 5, kernel 6.6+) or rpigpio
+board = "standard"  # a bundled board, or a file name in $DATA_DIR/boards/
+pins = ""           # the pin map: "" for the bundled hardware/pins.toml, or a path
+leds = ""           # the LED map: "" for the bundled hardware/leds.toml, or a path
+EOF
+    fi
+
+    say "== SPI for the LED strip"
+    local boot
+    boot=$(boot_config)
+    if [ -z "$boot" ]; then
+        say "no /boot/firmware/config.txt: enable SPI by hand (raspi-config, Interface Options)"
+    else
+        local lines=(dtparam=spi=on)
+        if [ "$(spi_chip_selects)" = false ]; then
+            lines+=(dtoverlay=spi0-0cs)  # frees GPIO7 and GPIO8 for an encoder
+        fi
+        local line
+        for line in "${lines[@]}"; do
+            if grep -qx "$line" "$(at "$boot")"; then
+                say "$boot has $line"
+            else
+                printf '+ append %q to %q (takes effect after a reboot)\n' "$line" "$(at "$boot")"
+                if [ "$DRY_RUN" = 0 ]; then
+                    # A file without a final newline must not swallow the new line.
+                    if [ -n "$(tail -c 1 "$(at "$boot")")" ]; then echo >> "$(at "$boot")"; fi
+                    printf '%s\n' "$line" >> "$(at "$boot")"
+                fi
+            fi
+        done
+    fi
+
+    say "== the systemd unit"
+    run install -m 0644 "$SOURCE/systemd/$SERVICE.service" "$(at "$UNIT")"
+    run "$SYSTEMCTL" daemon-reload
+    run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" enable "$SERVICE.service"
+    run "$SYSTEMCTL" restart "$SERVICE.service"
+
+    local host
+    host=$(hostname 2>/dev/null || echo raspberrypi)
+    local url="http://$host.local/"
+    [ "$PORT" = 80 ] || url="http://$host.local:$PORT/"
+    say "Done. The panel: $url   Logs: journalctl -u $SERVICE -f"
+}
+
+uninstall_service() {
+    say "Uninstalling Mandala Companion from ${ROOT%/}/"
+    say "== the systemd unit"
+    if [ -f "$(at "$UNIT")" ]; then
+        run "$SYSTEMCTL" stop "$SERVICE.service"
+        run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" disable "$SERVICE.service"
+        run rm -f "$(at "$UNIT")"
+        run "$SYSTEMCTL" daemon-reload
+    else
+        say "no unit $UNIT"
+    fi
+    say "== the program"
+    if [ -e "$(at "$PREFIX")" ]; then
+        run rm -rf "$(at "$PREFIX")"
+    else
+        say "no $PREFIX"
+    fi
+    if [ "$PURGE" = 1 ]; then
+        say "== the games, the config and the user (--purge)"
+        local dir
+        for dir in "$DATA_DIR" "$CONFIG_DIR"; do
+            if [ -e "$(at "$dir")" ]; then run rm -rf "$(at "$dir")"; else say "no $dir"; fi
+        done
+        if has_user "$SERVICE_USER"; then
+            run "$USERDEL" "${ACCOUNT_ROOT[@]}" "$SERVICE_USER"
+        else
+            say "no user $SERVICE_USER"
+        fi
+    else
+        say "kept: the games in $DATA_DIR, the config $CONFIG, the user $SERVICE_USER" \
+            "(--purge removes them)"
+    fi
+    say "kept: the system packages (${PACKAGES[*]}) and the SPI lines in the boot config"
+    say "Done."
+}
+
+if [ "$ACTION" = install ]; then install_service; else uninstall_service; fi

@@ -309,10 +309,22 @@ def _ineligible_reason(state: State, mover: int, to: Cell, direction: Direction)
     return None
 
 
+def _is_eligible(state: State, mover: int, to: Cell, direction: Direction) -> bool:
+    """The fast form of ``_ineligible_reason(...) is None`` (legal-move search)."""
+    cell = neighbour(to, direction)
+    stack = state.stacks[STACK_INDEX[cell]]
+    if not stack or stack[-1].pattern != state.artists[mover].pattern:
+        return False
+    touches = STACK_TOUCHES[cell]
+    return not any(
+        other != mover and artist.at in touches for other, artist in enumerate(state.artists)
+    )
+
+
 def eligible_directions(state: State, mover: int, to: Cell) -> tuple[Direction, ...]:
     """Return the directions (N, E, S, W order) of the stacks whose top stone artist
-    ``mover`` would take from ``to``."""
-    return tuple(d for d in DIRECTIONS if _ineligible_reason(state, mover, to, d) is None)
+    ``mover`` would take on moving to ``to`` (its old space no longer blocks)."""
+    return tuple(d for d in DIRECTIONS if _is_eligible(state, mover, to, d))
 
 
 def _free_artist_spaces(state: State) -> tuple[Cell, ...]:
@@ -362,20 +374,20 @@ def _apply_pick(state: State, pick: Pick) -> State:
         raise IllegalAction(f"to: the artist already stands on {cell_text(pick.to)}")
     if state.artist_on(pick.to) is not None:
         raise IllegalAction(f"to: another artist stands on {cell_text(pick.to)}")
-    moved = replace(state, artists=_moved_artists(state, mover, pick.to))
-    eligible = eligible_directions(moved, mover, pick.to)
+    # Only the other artists block, so the eligible stones can be found before the move.
+    eligible = eligible_directions(state, mover, pick.to)
     if not eligible:
         reasons = "; ".join(
-            f"{d}: {_ineligible_reason(moved, mover, pick.to, d)}" for d in DIRECTIONS
+            f"{d}: {_ineligible_reason(state, mover, pick.to, d)}" for d in DIRECTIONS
         )
         raise IllegalAction(
             f"to: no stone is eligible for the {state.artists[mover].pattern} artist on "
             f"{cell_text(pick.to)} ({reasons})"
         )
-    reason = _ineligible_reason(moved, mover, pick.to, pick.first)
+    reason = _ineligible_reason(state, mover, pick.to, pick.first)
     if reason is not None:
         raise IllegalAction(f"first {pick.first}: {reason}; it is not eligible")
-    stacks = list(moved.stacks)
+    stacks = list(state.stacks)
     tower: list[Stone] = []
     for direction in clockwise_from(pick.first):
         if direction in eligible:
@@ -384,7 +396,13 @@ def _apply_pick(state: State, pick: Pick) -> State:
             stacks[index] = stacks[index][:-1]
     new_board = _with_tower(board, pick.space, tuple(tower))
     return _after_play(
-        replace(moved, stacks=tuple(stacks), boards=_with_board(state, seat, new_board)), seat
+        replace(
+            state,
+            artists=_moved_artists(state, mover, pick.to),
+            stacks=tuple(stacks),
+            boards=_with_board(state, seat, new_board),
+        ),
+        seat,
     )
 
 
@@ -641,8 +659,7 @@ def legal_actions(state: State) -> list[Action]:
     if empty:
         for mover, artist in enumerate(state.artists):
             for to in _free_artist_spaces(state):
-                moved = replace(state, artists=_moved_artists(state, mover, to))
-                for first in eligible_directions(moved, mover, to):
+                for first in eligible_directions(state, mover, to):
                     actions.extend(Pick(artist.at, to, first, space) for space in empty)
     for colour in COLOURS:
         spaces = colour_spaces(board, colour)

@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.games.base import IllegalAction, RecordError
 from companion.table import Conflict, Forbidden, NotFound, StorageError, TableError
+from firmware.errors import HardwareError, RequestError
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,8 @@ MAPPED: tuple[tuple[type[Exception], int, str], ...] = (
     (Conflict, 409, "conflict"),
     (StorageError, 503, "storage"),
     (TableError, 409, "conflict"),  # any refusal of the table's not named above
+    (RequestError, 404, "not_found"),  # the firmware has no such part (e.g. an unwired button)
+    (HardwareError, 503, "hardware"),
 )
 
 

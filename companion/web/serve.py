@@ -173,15 +173,16 @@ def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | Non
         spokes: int,
         offsets: list[int] | None,
     ) -> Any:
+        emulate = backend == "mock"
         return Hardware.open(
             pin_map,
             led_map,
             spokes,
-            emulate=backend == "mock",
-            report_ring=report_ring,
-            report_button=report_button,
-            offsets=offsets,
-            backend=backend,
+            emulate,
+            report_ring,
+            report_button,
+            offsets,
+            pin_backend=backend,
         )
 
     table = Table(data, open_hardware, boards)
@@ -190,6 +191,9 @@ def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | Non
     except HardwareError as error:
         table.close()
         return service.report_unavailable(error, backend, stderr=stderr)
+    except MapError as error:
+        table.close()
+        raise RecordError(str(error)) from None
     config = {
         "BOARDS_DIR": boards,
         "DEFAULT_BOARD": options.board,

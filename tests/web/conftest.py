@@ -67,3 +67,47 @@ def is_error_format(body: bytes) -> bool:
         and isinstance(inner["message"], str)
         and bool(inner["message"])
     )
+
+
+@pytest.fixture
+def emulated_table(data_dir: Path) -> Iterator[Table]:
+    """A running table with emulated rings (real decoder on gpiozero mock pins)."""
+    from firmware.hardware import Hardware
+    from firmware.maps import load_led_map, load_pin_map
+
+    pin_map, led_map = load_pin_map(), load_led_map()
+
+    def open_hardware(report_ring: Any, report_button: Any, spokes: int, offsets: Any) -> Any:
+        return Hardware.open(
+            pin_map, led_map, spokes, True, report_ring, report_button, offsets, settle_ms=50
+        )
+
+    service = Table(data_dir, open_hardware, data_dir / "boards")
+    service.start()
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def emulated_client(emulated_table: Table, data_dir: Path) -> FlaskClient:
+    config = {"BOARDS_DIR": data_dir / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}
+    return create_app(config, table=emulated_table).test_client()
+
+
+@pytest.fixture
+def server(emulated_table: Table, data_dir: Path) -> Iterator[str]:
+    """The panel on a real waitress server (a free port, a thread); yields its base URL."""
+    import threading
+
+    from waitress.server import create_server
+
+    from companion.table.hub import MAX_SUBSCRIBERS
+
+    config = {"BOARDS_DIR": data_dir / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}
+    app = create_app(config, table=emulated_table)
+    httpd: Any = create_server(app, host="127.0.0.1", port=0, threads=MAX_SUBSCRIBERS + 8)
+    thread = threading.Thread(target=httpd.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.effective_port}"
+    httpd.close()
+    thread.join(timeout=5)

@@ -118,7 +118,8 @@ def test_delete_removes_the_game(client: FlaskClient) -> None:
     response = client.delete(f"/api/games/{game['id']}")
     assert response.status_code == 200
     assert response.get_json() == {"id": game["id"], "deleted": True}
-    assert_error(client.get(f"/api/games/{game['id']}"), 404, "not_found", f"no game {game['id']!r}")
+    response = client.get(f"/api/games/{game['id']}")
+    assert_error(response, 404, "not_found", f"no game {game['id']!r}")
 
 
 def test_an_imported_record_gives_the_summary_of_its_spec_example(client: FlaskClient) -> None:
@@ -176,9 +177,8 @@ def test_a_body_that_is_not_an_object_is_400(client: FlaskClient) -> None:
 
 def test_an_unknown_kind_is_400(client: FlaskClient) -> None:
     response = client.post("/api/games", json={"kind": "chess", "seats": []})
-    assert_error(
-        response, 400, "malformed", "game: unknown game 'chess'; one of rings, icehouse, cards, stones"
-    )
+    message = "game: unknown game 'chess'; one of rings, icehouse, cards, stones"
+    assert_error(response, 400, "malformed", message)
 
 
 def test_two_seats_on_one_corner_is_400_naming_the_seat(client: FlaskClient) -> None:

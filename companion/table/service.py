@@ -420,8 +420,9 @@ class Table:
         :raises Forbidden: on real hardware. :raises NotFound: no such button.
         """
         turner = self._emulator()
-        if name not in ("done", "undo"):
-            raise NotFound(f"no button {name!r}: buttons are done, undo")
+        wired = sorted(self.hardware.pin_map.buttons)
+        if name not in wired:
+            raise NotFound(f"no button {name!r}: the pin map wires {', '.join(wired) or 'none'}")
         turner.press(name)
         return {"button": name}
 
@@ -805,7 +806,7 @@ class Table:
             settled=bool(report.settled),
             last_movement=time.time() if report.kind == "moved" else old.last_movement,
         )
-        if report.kind == "settled":
+        if report.kind in ("settled", "set"):
             try:
                 self._db().save_offsets({ring: int(report.offset)})
             except StorageError as error:
@@ -905,11 +906,18 @@ class Table:
         if game is not None and game.error is None and self._sense:
             self._live = self._compute_live(game)
             turn = self._live
-            settled = all(r.settled and r.aligned for r in self._sense)
-            reason = turn.reason if settled and turn.dice is not None else None
-            if reason is not None and reason != self._last_reason:
-                self._alert_until = time.monotonic() + ALERT_SECONDS
-            self._last_reason = reason
+            if board_changed:
+                # Illegal ring turns blink the spokes red once: when the rings come to rest
+                # away from the turn's start in a way the dice do not explain.
+                settled = all(r.settled and r.aligned for r in self._sense)
+                moved = any(
+                    r.offset != int(start)
+                    for r, start in zip(self._sense, game.state.offsets, strict=True)
+                )
+                reason = turn.reason if settled and moved and turn.dice is not None else None
+                if reason is not None and reason != self._last_reason:
+                    self._alert_until = time.monotonic() + ALERT_SECONDS
+                self._last_reason = reason
             guide: frozenset[int] = frozenset()
             if self._resync is not None:
                 guide = frozenset(

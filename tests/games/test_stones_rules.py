@@ -224,6 +224,17 @@ def test_colour_scoring_sees_the_scoring_tower_still_whole() -> None:
     assert spaces_of(after, 0)[3:] == [["purple-lines"], ["blue-lines", "red-dots"]]
 
 
+def test_a_colour_score_scores_only_the_towers_topped_by_it_when_the_action_starts() -> None:
+    ann = [["red-lines", "red-dots"], ["red-dots"], [], [], []]
+    state = position(boards={"Ann": ann})
+    after = stones.apply(state, ScoreColour("red", (1, 2)))
+    # Space 1: heights 2, 1, 0, 0, 0 -> 3; space 2: level at height 1 -> 6. The red stone
+    # uncovered on space 1 does not score again.
+    assert after.scores == (9, 0)
+    assert spaces_of(after, 0) == [["red-lines"], [], [], [], []]
+    assert len(after.mandala) == 2
+
+
 def test_heights_counts_an_empty_space_as_height_0_with_count_empty() -> None:
     state = position(boards={"Ann": [["blue-dots", "red-lines"], ["red-dots"], [], [], []]})
     after = stones.apply(state, ScoreColour("red", (1, 2)))

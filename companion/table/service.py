@@ -550,7 +550,7 @@ class Table:
             setup = {key: value for key, value in record.items() if key != engine.ACTIONS_KEY}
             imported = True
         else:
-            kind = as_str(get(body, "kind", "request body"), "kind")
+            kind = as_str(get(body, "kind"), "kind")
             engine = self._engines(kind)
             setup = {"game": kind}
             setup.update(

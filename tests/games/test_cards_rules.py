@@ -709,3 +709,30 @@ def test_winner_is_null_until_the_game_is_over() -> None:
     s = summary(state)
     assert s["scores"] == {"Ann": 2, "Bo": 0}
     assert s["winner"] is None
+
+
+# ---------------------------------------------------------------------------------------
+# Seeded games (panel play)
+
+
+def test_seeded_game_deals_from_a_shuffled_deck_of_18_per_colour() -> None:
+    deck = cards.seeded_deck(2026)
+    assert sorted(deck) == sorted(c for c in cards.COLOURS for _ in range(18))
+    assert cards.seeded_deck(2026) == deck
+    assert cards.seeded_deck(2027) != deck
+    state = cards.new_game({"seats": ["Ann", "Bo"], "seed": 2026})
+    assert state.mountains[0] == cards_of(deck[:2])
+    assert state.hands[1] == cards_of(deck[10:16])
+    assert state.deck == deck[20:]
+
+
+def test_export_setup_writes_out_a_seeded_deck_and_keeps_the_seed() -> None:
+    setup = cards.export_setup({"seats": ["Ann", "Bo"], "seed": 5})
+    assert setup == {
+        "seats": ["Ann", "Bo"],
+        "seed": 5,
+        "game": "cards",
+        "deck": list(cards.seeded_deck(5)),
+    }
+    table_setup = {"game": "cards", "mode": "table", "seats": ["Ann", "Bo"]}
+    assert cards.export_setup(table_setup) == table_setup

@@ -107,9 +107,12 @@ def new_game(setup: Mapping[str, JSON]) -> State:
 
 
 def export_setup(setup: Mapping[str, JSON]) -> dict[str, JSON]:
-    """Return the setup with a seeded deck written out (the seed stays, for reshuffles)."""
-    out = {key: setup[key] for key in SETUP_KEYS if key in setup}
-    out["game"] = KIND
+    """Return the setup with a seeded deck written out (the seed stays, for reshuffles).
+
+    Every other key is kept as it is, so ``new_game`` still refuses what it would refuse.
+    """
+    out = {key: value for key, value in setup.items() if key != "actions"}
+    out["game"] = out.get("game", KIND)
     if out.get("mode", "play") == "play" and "deck" not in out and "seed" in out:
         out["deck"] = list(seeded_deck(as_int(out["seed"], "seed")))
     return out

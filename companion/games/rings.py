@@ -187,7 +187,9 @@ def _parse_board(obj: Mapping[str, JSON]) -> Board:
     for colour in COLOURS:
         count = sum(1 for ring in rings if ring.colour == colour)
         if count != 2:
-            raise RecordError(f"rings: colour {colour!r} has {count} rings, expected 2")
+            raise RecordError(
+                f"rings: colour {colour!r} has {count} ring{'s' * (count != 1)}, expected 2"
+            )
     for index, spoke in enumerate(corners):
         if spoke not in rings[0].black:
             raise RecordError(

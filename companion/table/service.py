@@ -644,7 +644,11 @@ class Table:
         self._play(game, obj)
         try:
             game.updated = self._db().append(
-                game.id, len(game.actions), game.actions[-1], game.version + 1
+                game.id,
+                len(game.actions),
+                game.actions[-1],
+                game.version + 1,
+                word=game.engine.STEP_WORD,
             )
         except StorageError:
             self._unplay(game)

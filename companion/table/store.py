@@ -325,10 +325,11 @@ class Store:
         action: Any,
         version: int,
         dice: dict[str, int] | None = None,
+        word: str = "action",
     ) -> float:
-        """Journal action number ``seq``, set the version, clear (or set) the live dice."""
+        """Journal step number ``seq`` (a ``word``, e.g. turn), set the version, set the dice."""
         now = time.time()
-        with self.transaction(f"action {seq}") as db:
+        with self.transaction(f"{word} {seq}") as db:
             db.execute(
                 "INSERT INTO journal (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
                 (game_id, seq, json.dumps(action), now),

@@ -1,0 +1,186 @@
+"""Storage: WAL and FULL sync, schema versions, a damaged file set aside, a full disk.
+
+A tiny filesystem is not available in the test environment, so a full disk is simulated
+with SQLite's own ``PRAGMA max_page_count`` (the database cannot grow past it and SQLite
+answers SQLITE_FULL, the same error a full disk gives).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.games import rings
+from companion.games.base import replay
+from companion.table import StorageError, Table
+from companion.table.store import DB_NAME, SCHEMA_VERSION
+from tests.conftest import SPEC_EXAMPLES
+from tests.table.conftest import TWO_SEATS
+
+ICEHOUSE = json.loads((SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json").read_text())
+
+
+def test_the_database_runs_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        table.create_game({"record": ICEHOUSE})
+        assert table._store is not None
+        db = table._store.db
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_file_that_is_not_a_database_is_kept_aside_and_a_new_one_started(
+    tmp_path: Path,
+) -> None:
+    tmp_path.mkdir(exist_ok=True)
+    junk = b"these are not the pages you are looking for" * 200
+    (tmp_path / DB_NAME).write_bytes(junk)
+    with Table(tmp_path) as table:
+        assert table.list_games() == []
+        warnings = table.status()["warnings"]
+        assert len(warnings) == 1
+        backups = sorted(tmp_path.glob(f"{DB_NAME}.damaged-*"))
+        assert len(backups) == 1
+        assert backups[0].read_bytes() == junk  # kept, byte for byte
+        assert warnings[0] == (
+            f"{tmp_path / DB_NAME} was damaged (file is not a database); it was kept as "
+            f"{backups[0]} and a new, empty database was started"
+        )
+        assert table.subscribe().get(1)["warnings"] == warnings  # the panel shows it
+        table.create_game({"record": ICEHOUSE})
+    with Table(tmp_path) as table:
+        assert len(table.list_games()) == 1
+        assert table.status()["warnings"] == []
+
+
+def test_a_database_with_damaged_pages_is_kept_aside(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        for _ in range(30):
+            table.create_game({"record": ICEHOUSE})
+    path = tmp_path / DB_NAME
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 4 * page
+    for index in range(page * 2, len(data), 7):  # scribble over every page but the first
+        data[index] = 0xA5
+    path.write_bytes(bytes(data))
+    with Table(tmp_path) as table:
+        assert table.list_games() == []
+        (warning,) = table.status()["warnings"]
+        assert warning.startswith(f"{path} was damaged (")
+        (backup,) = tmp_path.glob(f"{DB_NAME}.damaged-*")
+        assert backup.read_bytes() == bytes(data)
+
+
+def test_a_database_that_cannot_be_opened_is_refused_and_left_alone(tmp_path: Path) -> None:
+    (tmp_path / DB_NAME).mkdir(parents=True)
+    table = Table(tmp_path)
+    with pytest.raises(StorageError) as refused:
+        table.start()
+    assert str(refused.value) == (
+        f"{tmp_path / DB_NAME}: cannot open the database: unable to open database file"
+    )
+    assert (tmp_path / DB_NAME).is_dir()
+    assert list(tmp_path.glob("*.damaged-*")) == []
+
+
+def test_a_data_directory_that_cannot_be_made_is_refused(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    table = Table(blocker / "data")
+    with pytest.raises(StorageError) as refused:
+        table.start()
+    assert str(refused.value).startswith(f"data directory {blocker / 'data'}: cannot create it:")
+
+
+def test_a_database_from_a_newer_release_is_refused_and_kept(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        table.create_game({"record": ICEHOUSE})
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+    table = Table(tmp_path)
+    with pytest.raises(StorageError) as refused:
+        table.start()
+    assert str(refused.value) == (
+        f"{tmp_path / DB_NAME}: schema version 99 is newer than this release understands "
+        f"({SCHEMA_VERSION}); install a newer mandala-companion"
+    )
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+    db.close()
+
+
+def test_an_empty_database_of_schema_version_0_is_migrated(tmp_path: Path) -> None:
+    sqlite3.connect(tmp_path / DB_NAME).close()  # a file with no tables, user_version 0
+    with Table(tmp_path) as table:
+        table.create_game({"record": ICEHOUSE})
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert tables == {"games", "seats", "journal", "rings", "settings"}
+    db.close()
+
+
+def page_count(path: Path) -> int:
+    db = sqlite3.connect(path)
+    count = int(db.execute("PRAGMA page_count").fetchone()[0])
+    db.close()
+    return count
+
+
+def test_a_full_disk_refuses_a_new_game_with_a_clear_error_and_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    with Table(tmp_path) as table:
+        table.create_game({"record": ICEHOUSE})
+    cap = page_count(tmp_path / DB_NAME) + 2
+    with Table(tmp_path, max_page_count=cap) as table:
+        created = []
+        with pytest.raises(StorageError) as full:
+            for _ in range(100):
+                created.append(table.create_game({"record": ICEHOUSE})["id"])
+        assert str(full.value) == "new game: not saved: the disk is full; nothing was changed"
+        listing = table.list_games()
+        assert len(listing) == 1 + len(created)
+        assert table.integrity_check() == ["ok"]
+    with Table(tmp_path) as table:
+        assert table.list_games() == listing
+        assert table.integrity_check() == ["ok"]
+
+
+def test_a_full_disk_refuses_an_action_and_the_game_stays_as_it_was(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        game_id = table.create_game({**TWO_SEATS, "seed": 5})["id"]
+    cap = page_count(tmp_path / DB_NAME)
+    rng = random.Random(3)
+    with Table(tmp_path, max_page_count=cap) as table:
+        version = 1
+        with pytest.raises(StorageError) as full:
+            for _ in range(200):
+                state = replay(rings, table.export(game_id))
+                roll = rings.roll(rng, state.board)
+                chosen = rng.choice(rings.legal_rotation_sets(state, roll))
+                turn = {
+                    "dice": roll,
+                    "rotations": [{"ring": r.ring, "steps": r.steps} for r in chosen],
+                }
+                version = table.act(game_id, version, turn)["version"]
+        turns = version - 1
+        assert str(full.value) == (
+            f"turn {turns + 1}: not saved: the disk is full; nothing was changed"
+        )
+        game = table.get_game(game_id)
+        assert game["version"] == version
+        assert game["state"]["turns"] == turns
+        before = table.export(game_id)
+        assert len(before["turns"]) == turns
+    with Table(tmp_path) as table:
+        assert table.export(game_id) == before
+        assert table.get_game(game_id)["version"] == version
+        assert table.integrity_check() == ["ok"]

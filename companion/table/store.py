@@ -324,6 +324,7 @@ class Store:
         seq: int,
         action: Any,
         version: int,
+        *,
         dice: dict[str, int] | None = None,
         word: str = "action",
     ) -> float:

@@ -81,6 +81,7 @@ class Notifier:
         self.sent = 0
         self._lock = threading.RLock()  # a signal handler may notify mid-send
         self._socket: socket.socket | None = None
+        self._stopping = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, pid: int | None = None) -> Notifier:
@@ -122,6 +123,8 @@ class Notifier:
             return False
         payload = "\n".join(fields).encode("utf-8")
         with self._lock:
+            if "STOPPING=1" in fields:
+                self._stopping = True
             try:
                 if self._socket is None:
                     self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -140,8 +143,11 @@ class Notifier:
         return self.notify(*_status(text))
 
     def watchdog(self) -> bool:
-        """Send one heartbeat."""
-        return self.notify("WATCHDOG=1")
+        """Send one heartbeat, unless ``STOPPING=1`` has been sent (none may follow it)."""
+        with self._lock:
+            if self._stopping:
+                return False
+            return self.notify("WATCHDOG=1")
 
     def stopping(self, status: str = "") -> bool:
         """Tell systemd the service is shutting down."""
@@ -238,8 +244,8 @@ class Watchdog:
             if self._stop.is_set():
                 break
             if alive:
-                self.notifier.watchdog()
-                self.beats += 1
+                if self.notifier.watchdog():
+                    self.beats += 1
                 if not self._healthy:
                     self._log("table thread answers again; watchdog heartbeats resumed")
                     self.notifier.status("serving")
@@ -290,7 +296,7 @@ def run_service(
     """Serve until SIGTERM/SIGINT, talking to systemd; return the exit status.
 
     Call it from the main thread once the server's socket is bound and the table is
-    started. Order: ``READY=1`` and the watchdog, then ``serve_forever()`` (which the
+    started. Order: ``READY=1``, the watchdog, then ``serve_forever()`` (which the
     signal handler leaves by raising ``StopRequested``, a ``SystemExit`` that waitress's
     ``run()`` also treats as a shutdown); on the way out ``STOPPING=1``, the watchdog
     stops, ``close_server()``, ``close_table()`` (no more frames are rendered after it),
@@ -322,10 +328,10 @@ def run_service(
     try:
         with stop_signals(on_signal):
             try:
+                note.ready(ready_status)
                 if interval is not None:
                     watchdog = Watchdog(note, is_alive, interval, stderr=err)
                     watchdog.start()
-                note.ready(ready_status)
                 serve_forever()
             except StopRequested:
                 pass
@@ -386,18 +392,20 @@ def report_unavailable(
 
 
 def table_liveness(table: object, method: str = "board") -> Callable[[], bool]:
-    """Return a liveness check that asks the table a question through its one queue.
+    """Return a liveness check: the table thread is alive *and* answers through its queue.
 
-    The table's public methods enqueue a command and wait for the table thread's answer,
-    so an answer proves the thread is alive and not stuck. Uses ``table.is_alive()`` if the
-    table offers one, else calls ``table.<method>()`` and treats any answer as alive.
+    ``table.is_alive()`` (when the table has one) says the thread runs; then
+    ``table.<method>()`` -- like every public table method it enqueues a command and waits
+    for the table thread's answer -- proves the thread is not stuck. Give the result to
+    ``run_service(is_alive=...)``: the watchdog bounds the wait, so a hung table stops the
+    heartbeats instead of hanging the watchdog.
     """
-    probe = getattr(table, "is_alive", None)
-    if callable(probe):
-        return lambda: bool(probe())
+    running = getattr(table, "is_alive", None)
     ask = getattr(table, method)
 
     def check() -> bool:
+        if callable(running) and not running():
+            return False
         ask()
         return True
 

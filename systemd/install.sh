@@ -202,14 +202,13 @@ install_service() {
         write_file "$(at "$CONFIG")" 0644 <<EOF
 # Mandala Companion on this Raspberry Pi, read by "mandala serve --config $CONFIG".
 # Options given on the command line win. Edit, then: sudo systemctl restart $SERVICE
-host = "0.0.0.0"    # every network interface: phones on the same network see the panel
+host = "0.0.0.0"      # every network interface: phones on the same network see the panel
 port = $PORT
 data = "$DATA_DIR"
-emulate = false     # the real pins and LED strip; never falls back to emulation
-backend = "lgpio"   # gpiozero pin backend: lgpio (Pi 5, kernel 6.6+) or rpigpio
-board = "standard"  # a bundled board, or a file name in $DATA_DIR/boards/
-pins = ""           # the pin map: "" for the bundled hardware/pins.toml, or a path
-leds = ""           # the LED map: "" for the bundled hardware/leds.toml, or a path
+hardware = "lgpio"    # the real pins (lgpio; "rpigpio" on old images); never emulated here
+board = "reference"   # the board whose spokes the rings count (bundled, or in data/boards/)
+# pin_map = "/etc/mandala/pins.toml"   # your own pin map (default: the bundled one)
+# led_map = "/etc/mandala/leds.toml"   # your own LED map (default: the bundled one)
 EOF
     fi
 

@@ -206,8 +206,15 @@ def test_install_sets_up_packages_user_venv_config_and_unit(real_installer: Inst
     assert config["host"] == "0.0.0.0"
     assert config["port"] == 80
     assert config["data"] == "/var/lib/mandala"
-    assert config["emulate"] is False
-    assert config["backend"] == "lgpio"
+    assert config["hardware"] == "lgpio"
+    assert config["board"] == "reference"
+    # ...and `mandala serve --config` reads it.
+    from companion.web.serve import read_config
+
+    options = read_config(installer.path("/etc/mandala/config.toml"))
+    assert (options.host, options.port, options.hardware) == ("0.0.0.0", 80, "lgpio")
+    assert options.data == Path("/var/lib/mandala")
+    assert options.board == "reference"
     assert installer.path("/etc/mandala/config.toml").stat().st_mode & 0o777 == 0o644
     passwd = installer.path("/etc/passwd").read_text().splitlines()
     assert [line for line in passwd if line.startswith("mandala:")] == [
@@ -223,7 +230,7 @@ def test_install_sets_up_packages_user_venv_config_and_unit(real_installer: Inst
 def test_install_twice_is_idempotent_and_keeps_the_owners_config(installer: Installer) -> None:
     assert installer.run().status == 0
     config = installer.path("/etc/mandala/config.toml")
-    edited = config.read_text().replace('board = "standard"', 'board = "my-board"')
+    edited = config.read_text().replace('board = "reference"', 'board = "my-board"')
     config.write_text(edited)
     files_before = sorted(str(p.relative_to(installer.root)) for p in installer.root.rglob("*"))
 

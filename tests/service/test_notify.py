@@ -358,17 +358,44 @@ def test_unavailable_backend_exits_69_with_one_clear_line(systemd: FakeSystemd) 
     assert systemd.wait_for("ERRNO=69") == [f"STATUS={expected}\nERRNO=69"]
 
 
-class _Table:
+class StuckReport:
+    """A ring report whose ``ring`` cannot be read until released: the table thread hangs."""
+
     def __init__(self) -> None:
-        self.asked = 0
+        self.reading = threading.Event()
+        self.release = threading.Event()
 
-    def board(self) -> dict[str, object]:
-        self.asked += 1
-        return {"offsets": [0] * 10}
+    @property
+    def ring(self) -> int:
+        self.reading.set()
+        self.release.wait()
+        return 0
 
 
-def test_table_liveness_asks_the_table_through_its_queue() -> None:
-    table = _Table()
+def test_heartbeats_stop_while_the_real_table_thread_is_stuck_and_resume(
+    systemd: FakeSystemd, tmp_path: Path
+) -> None:
+    from companion.table import Table
+
+    table = Table(tmp_path / "data")
+    table.start()
     check = table_liveness(table)
-    assert check() is True
-    assert table.asked == 1
+    stuck = StuckReport()
+    dog = Watchdog(Notifier(systemd.address), check, interval=0.05, stderr=io.StringIO())
+    try:
+        assert check() is True
+        dog.start()
+        systemd.wait_for("WATCHDOG=1")
+        table.when_ring(stuck)  # the public, enqueue-only entry the sensors use
+        assert stuck.reading.wait(5)
+        systemd.wait_for("STATUS=table thread not answering")
+        assert table.is_alive()  # alive, but not answering: still no heartbeat
+        assert heartbeats_during(systemd, 0.4) == 0
+        stuck.release.set()
+        systemd.wait_for("STATUS=serving")
+        assert heartbeats_during(systemd, 0.3) >= 2
+    finally:
+        stuck.release.set()
+        dog.stop()
+        table.close()
+    assert check() is False  # a closed table's thread is gone

@@ -1,0 +1,126 @@
+"""Change notifications (what the panel's Server-Sent Events read): state first, then changes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.table import Conflict, Subscription, Table
+from companion.table.hub import BACKLOG, MAX_SUBSCRIBERS
+from tests.conftest import SPEC_EXAMPLES
+from tests.table.conftest import TWO_SEATS, settled_at, turn_ring
+
+ICEHOUSE = json.loads((SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json").read_text())
+
+
+def drain(subscription: Subscription) -> list[dict[str, Any]]:
+    items = []
+    while (item := subscription.get(timeout=0.2)) is not None:
+        items.append(item)
+    return items
+
+
+def test_the_first_item_is_the_current_state(table: Table) -> None:
+    game = table.create_game({"record": ICEHOUSE})
+    subscription = table.subscribe()
+    first = subscription.get(timeout=1)
+    assert first is not None
+    assert first["type"] == "state"
+    assert first["games"] == table.list_games()
+    assert first["game"] is None  # no ring-board game on the board
+    assert first["warnings"] == []
+    assert first["board"]["hardware"] is False
+    subscription.close()
+    assert game["id"] == first["games"][0]["id"]
+
+
+def test_every_change_of_a_game_is_sent_with_its_new_version(table: Table) -> None:
+    game = table.create_game({"record": {**ICEHOUSE, "picks": []}})
+    subscription = table.subscribe()
+    drain(subscription)
+    table.act(game["id"], 1, {"pick": 4})
+    items = drain(subscription)
+    assert [item["type"] for item in items] == ["game", "games"]
+    assert items[0]["id"] == game["id"]
+    assert items[0]["version"] == 2
+    assert items[0]["state"] == table.get_game(game["id"])["state"]
+    assert items[1]["games"] == table.list_games()
+    table.undo(game["id"], 2)
+    assert [(i["type"], i.get("version")) for i in drain(subscription)] == [
+        ("game", 3),
+        ("games", None),
+    ]
+    table.delete(game["id"])
+    assert drain(subscription) == [
+        {"type": "game", "id": game["id"], "kind": "icehouse", "deleted": True},
+        {"type": "games", "games": []},
+    ]
+
+
+def test_a_ring_turn_sends_the_board_the_leds_and_the_live_turn(rings_table: Table) -> None:
+    game = rings_table.create_game(dict(TWO_SEATS))
+    settled_at(rings_table, game["id"], [0] * 10)
+    subscription = rings_table.subscribe()
+    first = subscription.get(timeout=1)
+    assert first is not None and first["game"]["id"] == game["id"]
+    turn_ring(rings_table, 0, 1)
+    settled_at(rings_table, game["id"], [1] + [0] * 9)
+    items = drain(subscription)
+    kinds = {item["type"] for item in items}
+    assert kinds == {"game", "board", "leds"}
+    boards = [item["board"] for item in items if item["type"] == "board"]
+    assert boards[-1]["offsets"] == [1] + [0] * 9
+    assert boards[-1]["rings"][0]["settled"] is True
+    leds = [item["leds"] for item in items if item["type"] == "leds"]
+    assert leds[-1] == rings_table.board()["leds"]
+    games = [item for item in items if item["type"] == "game"]
+    assert games[-1]["state"]["live"]["rings"][0]["sensed"] == 1
+
+
+def test_too_many_subscribers_is_a_conflict(table: Table) -> None:
+    subscriptions = [table.subscribe() for _ in range(MAX_SUBSCRIBERS)]
+    with pytest.raises(Conflict) as refused:
+        table.subscribe()
+    assert str(refused.value) == (
+        f"too many live streams: {MAX_SUBSCRIBERS} are open; close one and retry"
+    )
+    subscriptions[0].close()
+    table.subscribe().close()  # a closed stream frees its place
+    for subscription in subscriptions[1:]:
+        subscription.close()
+
+
+def test_a_closed_subscription_gives_nothing_more(table: Table) -> None:
+    subscription = table.subscribe()
+    subscription.close()
+    table.create_game({"record": ICEHOUSE})
+    assert subscription.get(timeout=0.05) is None
+
+
+def test_a_subscriber_that_falls_behind_gets_a_fresh_state_not_a_stale_backlog(
+    tmp_path: Path,
+) -> None:
+    with Table(tmp_path) as table:
+        game = table.create_game({"record": {**ICEHOUSE, "picks": []}})
+        subscription = table.subscribe()
+        version = 1
+        picks = [4, 1, 7, 9, 11, 13, 15, 16, 17, 18, 19, 20]
+        rounds = 0
+        while rounds * 2 <= BACKLOG:  # two items per change: game and games
+            for pick in picks:
+                version = table.act(game["id"], version, {"pick": pick})["version"]
+            version = table.undo(game["id"], version)["version"]
+            for _ in picks[1:]:
+                version = table.undo(game["id"], version)["version"]
+            rounds += len(picks) * 2
+        items = drain(subscription)
+        assert len(items) <= BACKLOG
+        snapshots = [i for i, item in enumerate(items) if item["type"] == "state"]
+        assert snapshots
+        after = items[snapshots[-1] + 1 :]
+        assert all(item["type"] in ("game", "games") for item in after)
+        final = [item for item in items if item["type"] == "games"] or [items[snapshots[-1]]]
+        assert final[-1]["games"] == table.list_games()

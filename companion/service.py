@@ -380,11 +380,7 @@ def report_unavailable(
     note = notifier if notifier is not None else Notifier.from_env()
     err = stderr if stderr is not None else sys.stderr
     reason = " ".join(str(error).split()) or type(error).__name__
-    message = (
-        f"the {backend!r} hardware backend is unavailable: {reason} "
-        "(on a Raspberry Pi run systemd/install.sh, which installs python3-lgpio; "
-        "elsewhere use --emulate)"
-    )
+    message = f"the {backend!r} hardware backend is unavailable: {reason}"
     print(f"mandala: {message}", file=err, flush=True)
     note.notify(f"STATUS={message}", f"ERRNO={EXIT_UNAVAILABLE}")
     note.close()

@@ -10,6 +10,7 @@ pass SQLite's integrity check, and a second start must find the game at its vers
 from __future__ import annotations
 
 import http.client
+import importlib.util
 import json
 import os
 import re
@@ -194,3 +195,30 @@ def test_sigterm_blanks_the_leds_closes_the_journal_and_exits_0(
     assert status == 200, listing
     assert listing["version"] == version
     assert code == 0, err
+
+
+def test_an_unavailable_backend_exits_69_with_one_line_and_never_reports_ready(
+    tmp_path: Path, service_env: tuple[dict[str, str], FakeSystemd]
+) -> None:
+    env, systemd = service_env
+    assert importlib.util.find_spec("lgpio") is None, "this test needs a machine without lgpio"
+    config = tmp_path / "config.toml"
+    config.write_text(f'hardware = "lgpio"\nport = 0\ndata = "{tmp_path / "data"}"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "serve", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 69
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(
+        "mandala: the 'lgpio' hardware backend is unavailable: pin backend 'lgpio' is not "
+        "available here (No module named 'lgpio'): install python3-lgpio"
+    )
+    messages = systemd.wait_for("ERRNO=69")
+    assert kinds(messages) == [lines[0].replace("mandala: ", "STATUS=", 1)]

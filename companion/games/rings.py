@@ -1153,9 +1153,8 @@ def describe(event: Event, state: State) -> str:
         )
     if event.kind == "snipe" and event.end is not None:
         ring, spoke = event.end
-        by = "" if event.by is None else f" by {state.seats[event.by].name}"
         return (
-            f"{name}'s peg on ring {ring}, spoke {spoke} is sniped{by}: "
+            f"{name}'s peg on ring {ring}, spoke {spoke} is sniped: "
             f"back to {_base_words(state, event.seat, event.base)}"
         )
     if event.kind == "centre" and event.start is not None:

@@ -122,6 +122,11 @@ class _Stop:
     pass
 
 
+def is_hidden(game: Game) -> bool:
+    """Say whether a game still hides information (cards played on the panel, not over)."""
+    return game.kind == "cards" and getattr(game.state, "mode", "") == "play" and not game.over
+
+
 def iso(stamp: float) -> str:
     """A time as ISO 8601 in UTC to the second."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))
@@ -757,8 +762,17 @@ class Table:
         self._refresh()
 
     def _export(self, game: Game) -> dict[str, JSON]:
+        if game.error is None and is_hidden(game):
+            raise Forbidden(
+                f"game {game.id} hides the seats' hands: its record is exported once it is over"
+            )
         setup = {key: value for key, value in game.setup.items() if key != "game"}
         record: dict[str, JSON] = {"game": game.kind}
+        whole = getattr(game.engine, "export_record", None)
+        if whole is not None and game.error is None:
+            # An engine that writes its own record (cards: the reshuffles a seeded deck used).
+            record.update(whole({**setup, "game": game.kind}, list(game.actions), game.state))
+            return record
         record.update(game.engine.export_setup(setup))
         record[game.engine.ACTIONS_KEY] = list(game.actions)
         return record

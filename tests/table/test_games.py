@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.games.base import GameError, IllegalAction, RecordError
-from companion.table import Conflict, NotFound, Table
+from companion.table import Conflict, Forbidden, NotFound, Table
 from tests.conftest import SPEC_EXAMPLES, example_names, run_cli
 from tests.table.conftest import TWO_SEATS
 
@@ -39,6 +39,14 @@ def test_an_imported_spec_example_shows_its_summary_and_exports_a_record_that_re
     assert game["kind"] == record["game"]
     assert game["version"] == 1
     assert {key: game["state"][key] for key in expected} == expected
+    if record["game"] == "cards" and record.get("mode", "play") == "play" and not expected["over"]:
+        # Hidden information: a card game played on the panel exports once it is over.
+        with pytest.raises(Forbidden) as hidden:
+            table.export(game["id"])
+        assert str(hidden.value) == (
+            f"game {game['id']} hides the seats' hands: its record is exported once it is over"
+        )
+        return
     exported = table.export(game["id"])
     result = run_cli(["replay", "-"], stdin=json.dumps(exported))
     assert result.status == 0, result.stderr

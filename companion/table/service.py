@@ -50,6 +50,8 @@ ACTIVE_KEY = "active_rings_game"
 ALERT_SECONDS = 0.5
 """How long the spokes stay red after an illegal ring turn (one pulse)."""
 MAX_DETENTS = 1000
+CALL_TIMEOUT = 30.0
+"""How long a caller waits for the table thread before it is told to try again."""
 LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume")
 """Keys of a live ring-board step (a record turn has ``dice`` *and* ``rotations``)."""
 
@@ -273,7 +275,12 @@ class Table:
             raise Conflict("the table service is not running")
         future: Future[T] = Future()
         self._queue.put(_Call(function, future))
-        return future.result()
+        try:
+            return future.result(timeout=CALL_TIMEOUT)
+        except TimeoutError as error:
+            raise Conflict(
+                f"the table service did not answer within {CALL_TIMEOUT:.0f} s; try again"
+            ) from error
 
     def when_ring(self, report: Any) -> None:
         """Take a ring report from the sensors (any thread; only enqueues)."""
@@ -292,33 +299,56 @@ class Table:
                 try:
                     item = self._queue.get(timeout=self._wake_in())
                 except queue.Empty:
-                    self._tick()
+                    try:
+                        self._tick()
+                    except Exception:  # a strip that fails must not stop the table thread
+                        log.exception("table thread: LED tick failed")
                     continue
             if isinstance(item, _Stop):
+                self._refuse_waiting()
                 return
-            if isinstance(item, _Call):
-                if item.future.set_running_or_notify_cancel():
-                    try:
-                        item.future.set_result(item.function())
-                    except Exception as error:  # the caller gets every refusal as raised
-                        item.future.set_exception(error)
-            elif isinstance(item, _Ring):
-                self._take_report(item.report)
-                # Many reports arrive in a burst while a ring turns: take them all, then
-                # work out the live turn once.
-                while True:
-                    try:
-                        more = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if isinstance(more, _Ring):
-                        self._take_report(more.report)
-                    else:
-                        pending = more
-                        break
-                self._after_rings()
-            else:
-                self._press(item.name)
+            try:
+                pending = self._handle(item)
+            except Exception:  # the one thread must outlive any bug in a report's handling
+                log.exception("table thread: %r failed", item)
+
+    def _refuse_waiting(self) -> None:
+        """Answer every call still queued at shutdown, so no caller waits for ever."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, _Call) and item.future.set_running_or_notify_cancel():
+                item.future.set_exception(Conflict("the table service is stopping"))
+
+    def _handle(self, item: _Call | _Ring | _Button) -> _Call | _Ring | _Button | _Stop | None:
+        """Apply one queued item; return an item taken from the queue but not yet handled."""
+        pending: _Call | _Ring | _Button | _Stop | None = None
+        if isinstance(item, _Call):
+            if item.future.set_running_or_notify_cancel():
+                try:
+                    item.future.set_result(item.function())
+                except Exception as error:  # the caller gets every refusal as raised
+                    item.future.set_exception(error)
+        elif isinstance(item, _Ring):
+            self._take_report(item.report)
+            # Many reports arrive in a burst while a ring turns: take them all, then
+            # work out the live turn once.
+            while True:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if isinstance(more, _Ring):
+                    self._take_report(more.report)
+                else:
+                    pending = more
+                    break
+            self._after_rings()
+        else:
+            self._press(item.name)
+        return pending
 
     def _wake_in(self) -> float | None:
         now = time.monotonic()

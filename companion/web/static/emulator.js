@@ -7,10 +7,13 @@ const Emulator = (() => {
   const FILL = { red: "#d32f2f", blue: "#1f5fbf", green: "#2e8b3a", yellow: "#e6b800",
     brown: "#7b4a25" };
 
+  let afterTurn = () => {};
+
   function turnButton(ring, detents, label, aria) {
     return el("button", { type: "button", class: "small", "data-turn": ring,
       "data-detents": detents, "aria-label": `ring ${ring} ${aria}`, text: label,
-      onclick: () => api("POST", `/api/emulator/rings/${ring}/turn`, { detents }).catch(() => {}) });
+      onclick: () => api("POST", `/api/emulator/rings/${ring}/turn`, { detents })
+        .then(() => window.setTimeout(afterTurn, 400)).catch(() => {}) });
   }
 
   function build(box, colours) {
@@ -40,7 +43,9 @@ const Emulator = (() => {
   }
 
   /* Show the controls when the rings are emulated; label each ring with where it stands. */
-  function render(sensed, colours) {
+  /* ``then``: called a moment after each turn, in case the live stream is slow. */
+  function render(sensed, colours, then) {
+    if (then) afterTurn = then;
     const section = document.getElementById("emulator");
     section.hidden = !(sensed && sensed.emulated);
     if (section.hidden) return;

@@ -184,7 +184,7 @@
   }
 
   function drawHistory() {
-    const history = state().history || [];
+    const history = state().log || [];
     document.getElementById("history").replaceChildren(...history.map((h, i) =>
       el("li", { "data-turn": i + 1 }, el("strong", { text: `Turn ${i + 1}: ` }),
         turnText(h.action),
@@ -199,7 +199,7 @@
   }
 
   function drawEmulator() {
-    Emulator.render(sensed, board.rings.map((ring) => ring.colour));
+    Emulator.render(sensed, board.rings.map((ring) => ring.colour), refreshAll);
   }
 
   function drawAll() {
@@ -243,7 +243,15 @@
     } catch (error) { if (error.status === 409) refreshGame(); }
   });
   /* ---- live ---- */
-  const refreshGame = coalesce(async () => { game = await api("GET", gameUrl); drawAll(); });
+  const refreshGame = coalesce(async () => {
+    takeGame(await api("GET", gameUrl));
+    drawAll();
+  });
+  const refreshAll = coalesce(async () => {
+    sensed = await api("GET", "/api/board");
+    takeGame(await api("GET", gameUrl));
+    drawAll();
+  });
 
   function takeGame(view) {
     if (!view || view.id !== game.id || view.version < game.version) return false;

@@ -1,0 +1,290 @@
+"""The panel in a real Chromium on a phone-sized screen, against `mandala serve --emulate`.
+
+A two-seat game on an all-black board (entrance on spoke 2 only) is played only through the
+panel: dice taps, the emulator's ring buttons and confirm. Worked out by hand:
+
+- turn 1, Ann, no dice: her peg runs (0,2) -> (9,2) and enters Central Control (Ann 1);
+  a new peg enters at (0,2).
+- turn 2, Bo, no dice: his peg runs (0,6) -> (9,6) and stops (6 is no entrance); a new peg
+  enters at (0,6).
+- turn 3, Ann, brown 4: ring 9 turned 4 counter-clockwise carries Bo's ring-9 peg (slot 6)
+  to spoke 2; Ann's peg runs down spoke 2, snipes it (Ann 2) and enters (Ann 3).
+- turn 4, Bo, no dice: his outer peg runs (0,6) -> (9,6) and stops; Bo stays at 0.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-output" / "web"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+OPEN_BOARD = """name = "Open sixteen"
+spokes = 16
+corners = [2, 6, 10, 14]
+entrances = [2]
+dice = [0, 1, 2, 3, 4]
+""" + "".join(
+    f'\n[[rings]]\ncolour = "{colour}"\nblack = {list(range(16))}\n'
+    for colour in ["red", "blue", "green", "yellow", "brown"] * 2
+)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    """Run ``mandala serve --emulate --port 0`` on a fresh data directory; yield its URL."""
+    data = tmp_path / "data"
+    (data / "boards").mkdir(parents=True)
+    (data / "boards" / "open16.toml").write_text(OPEN_BOARD)
+    mandala = Path(sys.executable).parent / "mandala"
+    process = subprocess.Popen(
+        [str(mandala), "serve", "--emulate", "--port", "0", "--data", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = None
+        assert process.stdout is not None
+        for line in process.stdout:
+            found = re.search(r"open the panel at (http://127\.0\.0\.1:(\d+)/)", line)
+            if found:
+                url = found.group(1)
+                assert found.group(2) != "0"
+                break
+        assert url is not None, process.stderr.read() if process.stderr else ""
+        yield url.rstrip("/")
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15_000)  # a generous hang guard: the CI machine is shared
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+def phone(browser: Any, base: str) -> Any:
+    """A 360x740 page that fails the test on a script error or a request off this machine."""
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route(
+        re.compile(r"^(?!" + re.escape(base) + ").*"),
+        lambda route: (errors.append("left the machine: " + route.request.url), route.abort()),
+    )
+    page.errors = errors
+    return page
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def api(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def enter_dice(page: Any, dice: dict[str, int]) -> None:
+    for colour, face in dice.items():
+        page.click(f'button[data-die="{colour}"][data-face="{face}"]')
+    page.click("#enter-dice")
+
+
+def turn_ring(page: Any, ring: int, detents: int) -> None:
+    for _ in range(abs(detents)):
+        page.click(f'button[data-turn="{ring}"][data-detents="{1 if detents > 0 else -1}"]')
+
+
+def expect_scores(page: Any, ann: int, bo: int) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator('[data-seat="Ann"] .score')).to_have_text(str(ann))
+    expect(page.locator('[data-seat="Bo"] .score')).to_have_text(str(bo))
+
+
+NO_DICE = {"red": 0, "blue": 0, "green": 0, "yellow": 0, "brown": 0}
+
+
+def test_a_two_seat_game_played_with_the_emulated_rings(served: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    page.goto(served + "/")
+    page.select_option("#kind", "rings")
+    page.select_option("#board", "open16")
+    page.fill("#seed", "7")
+    seats = page.locator("#seats .seat")
+    seats.nth(0).locator("[name=seat-name]").fill("Ann")
+    seats.nth(1).locator("[name=seat-name]").fill("Bo")
+    seats.nth(1).locator("[name=seat-corner]").select_option("1")
+    seats.nth(1).locator("[name=seat-colour]").select_option("purple")
+    shot(page, "01-home-new-game")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    expect(page.locator("#to-move")).to_have_text("Ann to move")
+    expect_scores(page, 0, 0)
+    shot(page, "02-ring-board-start")
+
+    # turn 1: Ann's peg runs into Central Control
+    enter_dice(page, NO_DICE)
+    expect(page.locator("#confirm")).to_be_enabled()
+    page.click("#confirm")
+    expect_scores(page, 1, 0)
+    expect(page.locator("#to-move")).to_have_text("Bo to move")
+
+    # turn 2: Bo's peg runs to ring 9 and stops
+    enter_dice(page, NO_DICE)
+    expect(page.locator("#confirm")).to_be_enabled()
+    page.click("#confirm")
+    expect_scores(page, 1, 0)
+    expect(page.locator("#to-move")).to_have_text("Ann to move")
+
+    # a second phone on the same game
+    other = phone(browser, served)
+    other.goto(page.url)
+    expect(other.locator("#live")).to_have_text("live")
+    expect_scores(other, 1, 0)
+
+    # turn 3: brown 4, ring 9 four slots counter-clockwise: a snipe and a centre entry
+    enter_dice(page, {**NO_DICE, "brown": 4})
+    brown = page.locator('[data-die-status="brown"]')
+    expect(brown).to_have_class(re.compile(r"\bs-unused\b"))
+    expect(brown).to_contain_text("the brown die shows 4 but no brown ring turned")
+    expect(page.locator("#confirm")).to_be_disabled()
+    turn_ring(page, 9, -1)
+    expect(brown).to_have_class(re.compile(r"\bs-wrong\b"))
+    expect(brown).to_contain_text("ring 9 (brown) turned -1 but the brown die shows 4")
+    expect(other.locator('[data-die-status="brown"]')).to_have_class(re.compile(r"\bs-wrong\b"))
+    turn_ring(page, 9, -3)
+    expect(brown).to_have_class(re.compile(r"\bs-used\b"))
+    expect(brown).to_contain_text("ring 9 (brown) turned 4 counter-clockwise")
+    expect(page.locator("#preview")).to_contain_text(
+        "Bo's peg on ring 9, spoke 2 is sniped by Ann: back to Bo's base"
+    )
+    shot(page, "03-turn-3-rings-turned")
+    expect(page.locator("#confirm")).to_be_enabled()
+    page.click("#confirm")
+    expect_scores(page, 3, 0)
+    instructions = page.locator("#instructions")
+    expect(instructions).to_contain_text("Bo's peg on ring 9, spoke 2 is sniped by Ann")
+    expect(instructions).to_contain_text(
+        "Ann's peg on ring 9, spoke 2 enters Central Control (1 point)"
+    )
+    expect_scores(other, 3, 0)  # the second phone, without reloading
+    shot(page, "04-after-snipe-and-centre")
+    shot(other, "05-second-phone")
+
+    # undo: the re-sync guide asks for ring 9 back, ticks it off, then the turn is replayed
+    page.click("#undo")
+    expect_scores(page, 1, 0)
+    guide = page.locator("#resync")
+    expect(guide).to_be_visible()
+    expect(page.locator('#resync-list li[data-ring="9"]')).to_have_text(
+        "turn ring 9 4 slots clockwise (its mark to spoke 0)"
+    )
+    shot(page, "06-resync-guide")
+    turn_ring(page, 9, 4)
+    expect(guide).to_be_hidden()
+    expect(page.locator('[data-die-status="brown"]')).to_have_class(re.compile(r"\bs-unused\b"))
+    turn_ring(page, 9, -4)
+    expect(page.locator("#confirm")).to_be_enabled()
+    page.click("#confirm")
+    expect_scores(page, 3, 0)
+
+    # turn 4: Bo, no dice
+    expect(page.locator("#to-move")).to_have_text("Bo to move")
+    enter_dice(page, NO_DICE)
+    expect(page.locator("#confirm")).to_be_enabled()
+    page.click("#confirm")
+    expect_scores(page, 3, 0)
+    expect(page.locator("#to-move")).to_have_text("Ann to move")
+    game = api(served, "/api/games/" + page.url.rsplit("/", 1)[1])
+    assert game["state"]["turns"] == 4
+    assert game["state"]["scores"] == {"Ann": 3, "Bo": 0}
+    assert game["state"]["offsets"] == [0, 0, 0, 0, 0, 0, 0, 0, 0, 12]
+    shot(page, "07-after-turn-4")
+    assert page.errors == [] and other.errors == []
+
+
+def test_a_board_made_in_the_editor_is_used_for_a_new_game(served: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    page.goto(served + "/boards/new")
+    page.click('button[data-ring-tab="4"]')
+    slot = page.locator('path[data-ring="4"][data-slot="3"]')
+    expect(slot).to_have_attribute("data-black", "0")  # reference ring 4: slot 3 coloured
+    slot.click()
+    expect(page.locator('path[data-ring="4"][data-slot="3"]')).to_have_attribute("data-black", "1")
+    page.locator('path[data-ring="4"][data-slot="1"]').click()  # and slot 1 to coloured
+    expect(page.locator("#ring-summary")).to_have_text(
+        "Ring 4 (brown, N): black slots 2 3 4 6 8 10 12 14"
+    )
+    page.fill("#board-name", "Kitchen board")
+    expect(page.locator("#board-file")).to_have_value("kitchen-board")
+    shot(page, "08-board-editor")
+    page.click("#save button[type=submit]")
+    expect(page.locator("#message")).to_have_text("Saved as kitchen-board.")
+    page.click("#use-board")
+    expect(page.locator("#board")).to_have_value("kitchen-board")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    record = api(served, "/api/games/" + page.url.rsplit("/", 1)[1] + "/record")
+    assert record["board"]["name"] == "Kitchen board"
+    assert record["board"]["rings"][4]["black"] == [2, 3, 4, 6, 8, 10, 12, 14]
+    expect(page.locator('path[data-ring="4"][data-slot="3"]')).to_have_attribute("data-black", "1")
+    shot(page, "09-game-on-edited-board")
+    assert page.errors == []
+
+
+def test_calibration_zeroes_and_sets_rings_and_shows_diagnostics(served: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    page.goto(served + "/calibrate")
+    turn_ring(page, 2, 3)
+    expect(page.locator('#diag tr[data-ring="2"] td').nth(1)).to_have_text("3")
+    page.select_option("#set-ring-number", "5")
+    page.fill("#set-ring-offset", "7")
+    page.click("#set-ring button[type=submit]")
+    expect(page.locator('#diag tr[data-ring="5"] td').nth(1)).to_have_text("7")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#zero")
+    for ring in (2, 5):
+        expect(page.locator(f'#diag tr[data-ring="{ring}"] td').nth(1)).to_have_text("0")
+    assert api(served, "/api/board")["offsets"] == [0] * 10
+    deadline = time.monotonic() + 5
+    while not page.locator("#leds .led").count() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    shot(page, "10-calibrate")
+    assert page.errors == []

@@ -176,7 +176,6 @@ class Table:
         self._alert_until = 0.0
         self._refusal: str | None = None
         self._last_reason: str | None = None
-        self._last_turn: list[str] = []
         self.warnings: list[str] = []
         self.hub = Hub(self._snapshot)
         self.started_at = 0.0
@@ -642,7 +641,6 @@ class Table:
             self.warnings.append(str(error))
         self._active = game.id
         self._resync = None
-        self._last_turn = []
         self._refusal = None
         if self.hardware is not None and not game.over:
             self._resync = live.Resync(reason, tuple(game.state.offsets))
@@ -692,8 +690,6 @@ class Table:
         if game.kind == RINGS:
             game.dice = None
             game.dice_source = None
-            if game.id == self._active:
-                self._last_turn = game.notes[-1]
 
     def _act_live(self, game: Game, action: dict[str, JSON]) -> None:
         rings: Any = game.engine
@@ -769,11 +765,9 @@ class Table:
         game.version += 1
         if game.kind == RINGS:
             game.dice, game.dice_source = dice, source
-            if game.id == self._active:
-                self._last_turn = []
-                if self.hardware is not None:
-                    self._resync = live.Resync("undo", tuple(game.state.offsets))
-                    self._check_resync()
+            if game.id == self._active and self.hardware is not None:
+                self._resync = live.Resync("undo", tuple(game.state.offsets))
+                self._check_resync()
         self._changed(game)
         return self._view(game)
 
@@ -785,7 +779,6 @@ class Table:
             self._active = None
             self._resync = None
             self._live = None
-            self._last_turn = []
         if self.hub.count():
             self.hub.publish({"type": "game", "id": game.id, "kind": game.kind, "deleted": True})
         self._publish_games()
@@ -828,7 +821,8 @@ class Table:
                 if on_board and self._resync is not None and self._sense
                 else None
             )
-            state["last_turn"] = self._last_turn if on_board else []
+            # What the last turn did, as instructions for the table (kept across restarts).
+            state["last_turn"] = game.notes[-1] if game.notes else []
             state["refusal"] = self._refusal if on_board else None
         return {"id": game.id, "kind": game.kind, "version": game.version, "state": state}
 

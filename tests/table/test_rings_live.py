@@ -282,10 +282,12 @@ def test_after_a_restart_the_table_asks_before_the_game_goes_on(tmp_path: Path) 
     with Table(tmp_path, opener()) as table:
         game = play_red_one(table, new_game(table))
         game_id = game["id"]
+        last_turn = game["state"]["last_turn"]
         settled_at(table, game_id, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     with Table(tmp_path, opener()) as table:
         assert table.board()["offsets"] == [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]  # resumed from disk
         game = table.get_game(game_id)
+        assert game["state"]["last_turn"] == last_turn
         resync = game["state"]["resync"]
         assert resync["reason"] == "restart"
         assert resync["prompt"] == (

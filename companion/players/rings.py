@@ -1,0 +1,786 @@
+"""A move advisor and computer seats for the 1983 ring board (issue 10).
+
+Everything a seat may know on the ring board is public (pegs, offsets, scores, the roll), so
+the players here read the engine's :class:`~companion.games.rings.State` directly.
+
+- :func:`evaluate` / :func:`breakdown`: a position's worth to one seat, in points. Its terms
+  are the points on the scoreboard, each peg's progress toward Central Control, the chance
+  that the seats moving next snipe one of the seat's pegs (weighed by the dice that allow it,
+  computed over the board's die faces), the chance to enter waiting pegs, and -- when the
+  seat itself moves next -- the snipes its own next roll may allow.
+- :func:`rank` / :func:`advise`: every legal rotation set of a roll, resolved by the engine and
+  ranked by the evaluation of the position after it, with a line of text saying what it does.
+- :func:`choose`: a computer seat. ``easy`` picks a legal set uniformly at random; ``medium``
+  the best-ranked one; ``hard`` looks one turn further: for its best candidates it samples
+  the next seat's dice, lets that seat answer with its best immediate gain (found by a small
+  search of every answer, :class:`_Mover`), and keeps the candidate whose answers leave it
+  best off on average (expectimax over the sampled dice). All randomness comes from the
+  ``random.Random`` passed in, so a seed gives the same choices.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from companion.games import rings
+from companion.games.base import IllegalAction
+from companion.games.rings import COLOURS, INNER, Outcome, Rotation, State, Turn
+
+Level = Literal["easy", "medium", "hard"]
+LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
+
+POINT = 1.0
+"""Worth of one point on the scoreboard (every other weight is in these units)."""
+PROGRESS = 0.05
+"""Worth of each ring a peg has come inward: a peg on ring r is worth ``PROGRESS * (r + 1)``."""
+ENTRY = 0.2
+"""Worth of a sure entry for a base with waiting pegs (scaled by the chance of entering)."""
+THREAT = 0.5
+"""Share of the expected snipes of the seat's own next roll that counts (it cannot take all)."""
+WIN = 100.0
+"""Worth of a won (or lost) game."""
+
+HARD_CANDIDATES = 4
+"""Hard: how many of the best-ranked rotation sets get the lookahead."""
+HARD_ROLLS = 6
+"""Hard: how many of the next seat's rolls are sampled (the same rolls for every candidate)."""
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """The terms of an evaluation, in points; ``total`` is their sum.
+
+    - ``points``: the seat's score minus the best other score (``solo``: the score).
+    - ``progress``: its pegs' progress minus the most advanced other seat's.
+    - ``exposure``: minus the expected loss from snipes on the next seats' turns (each sniped
+      peg costs a point to the sniper and the peg's progress).
+    - ``entries``: its chances to enter waiting pegs minus the best other seat's.
+    - ``threats``: when the seat moves next, ``THREAT`` times the expected worth of the snipes
+      its roll may allow (0 otherwise).
+    - ``win``: ``+WIN`` once it has won, ``-WIN`` once another seat has.
+    """
+
+    points: float
+    progress: float
+    exposure: float
+    entries: float
+    threats: float
+    win: float
+
+    @property
+    def total(self) -> float:
+        """Return the sum of the terms."""
+        # The turn-ahead terms are added last, so that a total without them (exposure and
+        # threats 0) bounds the total with them exactly, in floating point too.
+        settled = self.points + self.progress + self.entries + self.win
+        return settled + (self.exposure + self.threats)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal rotation set of a roll: what it does and what the evaluation makes of it."""
+
+    rotations: tuple[Rotation, ...]
+    outcome: Outcome
+    score: float
+    breakdown: Breakdown
+    text: str
+    points: int
+    """The points the mover scores with this set, this turn."""
+
+
+# --------------------------------------------------------------------------------------------
+# Dice
+
+
+class _Dice:
+    """The board's die faces as chances, and the turns each die value allows one ring."""
+
+    def __init__(self, board: rings.Board) -> None:
+        faces = board.dice
+        self.chance: dict[int, float] = {}
+        for face in faces:
+            self.chance[face] = self.chance.get(face, 0.0) + 1.0 / len(faces)
+        self.values: tuple[int, ...] = tuple(sorted(self.chance))
+        # A ring can always stay put: its die shows 0, or the other ring of its colour turns.
+        self.turns: dict[int, tuple[int, ...]] = {
+            v: (0,) if v == 0 else (0, v, -v) for v in self.values
+        }
+        spokes = board.spokes
+        # Every turn one ring can make (0 first), and per die value its two turns as bits.
+        deltas = [0]
+        for v in self.values:
+            for d in (v, -v):
+                if v and d % spokes not in [x % spokes for x in deltas]:
+                    deltas.append(d)
+        self.deltas: tuple[int, ...] = tuple(deltas)
+        index = {d % spokes: i for i, d in enumerate(deltas)}
+        self.both: dict[int, int] = {
+            v: (1 << index[v % spokes]) | (1 << index[-v % spokes]) for v in self.values
+        }
+        # Per difference of spokes (mod N): the turns (bits) that make it up.
+        self.reaching: tuple[int, ...] = tuple(
+            (1 << index[r]) if r in index else 0 for r in range(spokes)
+        )
+        self.every = (1 << len(deltas)) - 1
+        self.all_values = (1 << len(self.values)) - 1
+        self._allowed: dict[tuple[int, int], int] = {}
+        self._weight: dict[int, float] = {}
+
+    def allowed(self, first: int, second: int) -> int:
+        """Return the die values (bits over ``values``) that let a colour's two rings pass.
+
+        ``first`` and ``second`` are the turns (bits over ``deltas``) that keep each ring
+        passable; one ring turns by the die (or neither, for 0) and the other stays put.
+        """
+        found = self._allowed.get((first, second))
+        if found is None:
+            found = 0
+            for index, value in enumerate(self.values):
+                if value == 0:
+                    ok = first & second & 1
+                else:
+                    both = self.both[value]
+                    ok = (first & both and second & 1) or (first & 1 and second & both)
+                if ok:
+                    found |= 1 << index
+            self._allowed[(first, second)] = found
+        return found
+
+    def weight(self, values: int) -> float:
+        """Return the chance that a die shows one of ``values`` (bits over ``values``)."""
+        found = self._weight.get(values)
+        if found is None:
+            found = sum(self.chance[v] for i, v in enumerate(self.values) if values >> i & 1)
+            self._weight[values] = found
+        return found
+
+
+def _chance_any(dice: _Dice, ok: Iterable[int]) -> float:
+    """Return the chance that a die shows a value for which ``ok`` holds (values listed)."""
+    wanted = set(ok)
+    return sum(dice.chance[v] for v in dice.values if v in wanted)
+
+
+# --------------------------------------------------------------------------------------------
+# Snipe chances
+
+
+class _Context:
+    """Per-board tables and a cache of snipe chances (one per decision; reused in a search)."""
+
+    def __init__(self, board: rings.Board) -> None:
+        self.board = board
+        self.tables = board.tables
+        self.spokes = board.spokes
+        self.dice = _Dice(board)
+        self.cache: dict[tuple[object, ...], float] = {}
+        self._turns: dict[tuple[int, int, int], int] = {}
+
+    def ring_turns(self, ring: int, free: int, residue: int) -> int:
+        """Return the turns (bits over ``dice.deltas``) that put a free slot of ``ring`` on a spoke.
+
+        ``free`` is the ring's mask of black slots without the mover's pegs; ``residue`` is
+        the spoke minus the ring's offset (the slot there now).
+        """
+        key = (ring, free, residue)
+        found = self._turns.get(key)
+        if found is None:
+            spokes = self.spokes
+            found = 0
+            for index, delta in enumerate(self.dice.deltas):
+                if free >> ((residue - delta) % spokes) & 1:
+                    found |= 1 << index
+            self._turns[key] = found
+        return found
+
+
+def _snipe_chance(
+    ctx: _Context,
+    offsets: Sequence[int],
+    blockers: Sequence[int],
+    sniper: tuple[int, int],
+    target: tuple[int, int],
+) -> float:
+    """Return the chance that the mover's peg on cell ``sniper`` passes over cell ``target``.
+
+    Cells are ``(ring, spoke)`` now, the sniper's ring lower (outer) than the target's. The
+    chance is over the mover's five dice: some legal choice of rings and directions must
+    bring the two pegs onto one spoke s with every cell between them black and free of the
+    mover's own pegs (``blockers``: per ring, a bit mask of slots holding them). Two rings
+    of one colour cannot both turn; a ring may always stay put. Exact for these conditions;
+    it ignores that the mover's other pegs move first (they may clear or block the way).
+    """
+    low, low_spoke = sniper
+    high, high_spoke = target
+    key = (
+        low,
+        low_spoke,
+        high,
+        high_spoke,
+        tuple(offsets[low + 1 : high]),
+        tuple(blockers[low + 1 : high]),
+    )
+    cached = ctx.cache.get(key)
+    if cached is not None:
+        return cached
+    tables = ctx.tables
+    spokes = ctx.spokes
+    black = tables.black
+    dice = ctx.dice
+    every = dice.every
+    ring_turns = ctx.ring_turns
+    span = range(low + 1, high)
+
+    def passable(ring: int, spoke: int) -> int:
+        """Return the turns of ``ring`` (bits over ``dice.deltas``) that let the peg by."""
+        if ring <= low or ring > high:
+            return every
+        if ring == high:
+            return dice.reaching[(spoke - high_spoke) % spokes]
+        return ring_turns(ring, black[ring] & ~blockers[ring], (spoke - offsets[ring]) % spokes)
+
+    own_colour = tables.ring_colour[low]
+    pair = tables.colour_rings[own_colour]
+    partner = pair[1] if pair[0] == low else pair[0]
+    others = [tables.colour_rings[c] for c in COLOURS if c != own_colour]
+    # Per spoke the sniper can reach: the die values each other colour allows (bits).
+    allowed: dict[int, tuple[int, ...]] = {}
+    for delta in dice.deltas:
+        spoke = (low_spoke + delta) % spokes
+        if spoke in allowed:
+            continue
+        if any(not passable(ring, spoke) for ring in span):
+            allowed[spoke] = ()
+            continue
+        allowed[spoke] = tuple(
+            dice.allowed(passable(first, spoke), passable(second, spoke))
+            for first, second in others
+        )
+    total = 0.0
+    weight = dice.weight
+    for value in dice.values:
+        # The spokes the sniper can end up on, given its own ring's die.
+        here: set[int] = set()
+        if value == 0:
+            if passable(partner, low_spoke) & 1:
+                here.add(low_spoke)
+        else:
+            for delta in (value, -value):
+                spoke = (low_spoke + delta) % spokes
+                if passable(partner, spoke) & 1:
+                    here.add(spoke)
+            if passable(partner, low_spoke) & dice.both[value]:
+                here.add(low_spoke)
+        candidates = [allowed[spoke] for spoke in sorted(here) if allowed[spoke]]
+        # The chance of the union over candidate spokes, by inclusion and exclusion.
+        union = 0.0
+        for subset in range(1, 1 << len(candidates)):
+            chosen = [c for j, c in enumerate(candidates) if subset >> j & 1]
+            joint = 1.0
+            for colour in range(len(others)):
+                values = dice.all_values
+                for masks in chosen:
+                    values &= masks[colour]
+                joint *= weight(values)
+                if joint == 0.0:
+                    break
+            union += joint if len(chosen) % 2 else -joint
+        total += dice.chance[value] * union
+    ctx.cache[key] = total
+    return total
+
+
+def _entry_snipe_chance(ctx: _Context, spoke: int, base_spoke: int) -> float:
+    """Return the chance that ring 0 turns so that the peg on ``spoke`` lies at ``base_spoke``."""
+    dice = ctx.dice
+    spokes = ctx.spokes
+    return _chance_any(
+        dice,
+        (v for v in dice.values if any((spoke + d) % spokes == base_spoke for d in dice.turns[v])),
+    )
+
+
+def _entry_chance(ctx: _Context, state: State, seat: int, base_spoke: int) -> float:
+    """Return the chance that ring 0 can turn so that the seat's base cell is black and free."""
+    mine = 0
+    for who, ring, slot in state.pegs:
+        if who == seat and ring == 0:
+            mine |= 1 << slot
+    key = (-1, mine, state.offsets[0], base_spoke)
+    found = ctx.cache.get(key)
+    if found is not None:
+        return found
+    dice = ctx.dice
+    spokes = ctx.spokes
+    free = ctx.tables.black[0] & ~mine
+    offset = state.offsets[0]
+
+    def open_at(delta: int) -> bool:
+        return bool(free >> ((base_spoke - offset - delta) % spokes) & 1)
+
+    found = _chance_any(dice, (v for v in dice.values if any(open_at(d) for d in dice.turns[v])))
+    ctx.cache[key] = found
+    return found
+
+
+def _seats_before(state: State, seat: int) -> list[int]:
+    """Return the seats that move, in order, before ``seat`` moves again."""
+    if state.to_move is None:
+        return []
+    count = len(state.seats)
+    result = []
+    who = state.to_move
+    while who != seat:
+        result.append(who)
+        who = (who + 1) % count
+    return result
+
+
+def _snipe_worth(
+    ctx: _Context, state: State, mover: int, victims: Iterable[int]
+) -> tuple[float, float]:
+    """Return the expected snipes ``mover``'s next roll allows on ``victims``' pegs.
+
+    Returns ``(expected points, expected worth)``: each peg counts its chance to be sniped
+    (by a peg passing over it, or by an entry at a base of the mover with a peg waiting), and
+    its worth is a point plus the peg's progress.
+    """
+    spokes = ctx.spokes
+    offsets = state.offsets
+    victim_set = set(victims)
+    blockers = [0] * rings.RINGS
+    movers: list[tuple[int, int]] = []
+    targets: list[tuple[int, int]] = []
+    for who, ring, slot in state.pegs:
+        spoke = (slot + offsets[ring]) % spokes
+        if who == mover:
+            blockers[ring] |= 1 << slot
+            movers.append((ring, spoke))
+        elif who in victim_set:
+            targets.append((ring, spoke))
+    bases = [
+        ctx.board.corners[corner]
+        for index, corner in enumerate(state.bases(mover))
+        if state.waiting[mover][index]
+    ]
+    points = worth = 0.0
+    for ring, spoke in targets:
+        safe = 1.0
+        for low, low_spoke in movers:
+            if low < ring:
+                safe *= 1.0 - _snipe_chance(ctx, offsets, blockers, (low, low_spoke), (ring, spoke))
+        if ring == 0:
+            for base_spoke in bases:
+                safe *= 1.0 - _entry_snipe_chance(ctx, spoke, base_spoke)
+        chance = 1.0 - safe
+        points += chance
+        worth += chance * (POINT + PROGRESS * (ring + 1))
+    return points, worth
+
+
+# --------------------------------------------------------------------------------------------
+# Evaluation
+
+
+def _progress(state: State, seat: int) -> float:
+    return sum(PROGRESS * (ring + 1) for who, ring, _ in state.pegs if who == seat)
+
+
+def _entries(ctx: _Context, state: State, seat: int) -> float:
+    return sum(
+        ENTRY * _entry_chance(ctx, state, seat, ctx.board.corners[corner])
+        for index, corner in enumerate(state.bases(seat))
+        if state.waiting[seat][index]
+    )
+
+
+def _breakdown(ctx: _Context, state: State, seat: int, *, ahead: bool = True) -> Breakdown:
+    """Return the evaluation's terms; ``ahead=False`` leaves out exposure and threats."""
+    others = [who for who in range(len(state.seats)) if who != seat]
+    score = state.scores[seat]
+    win = 0.0
+    if state.winner is not None:
+        win = WIN if state.winner == seat else -WIN
+    if not others:
+        return Breakdown(
+            points=POINT * score,
+            progress=_progress(state, seat),
+            exposure=0.0,
+            entries=_entries(ctx, state, seat),
+            threats=0.0,
+            win=win,
+        )
+    points = POINT * (score - max(state.scores[who] for who in others))
+    progress = _progress(state, seat) - max(_progress(state, who) for who in others)
+    entries = _entries(ctx, state, seat) - max(_entries(ctx, state, who) for who in others)
+    exposure = threats = 0.0
+    if ahead and state.winner is None:
+        for mover in _seats_before(state, seat):
+            # Each next seat is judged on this position (the turns between are not played).
+            _, loss = _snipe_worth(ctx, state, mover, (seat,))
+            exposure -= loss
+        if state.to_move == seat:
+            _, gain = _snipe_worth(ctx, state, seat, others)
+            threats = THREAT * gain
+    return Breakdown(
+        points=points,
+        progress=progress,
+        exposure=exposure,
+        entries=entries,
+        threats=threats,
+        win=win,
+    )
+
+
+def breakdown(state: State, seat: int) -> Breakdown:
+    """Return the terms of the evaluation of ``state`` for ``seat`` (see :class:`Breakdown`).
+
+    :raises IndexError: when ``seat`` is not a seat of the game.
+    """
+    if not 0 <= seat < len(state.seats):
+        raise IndexError(f"seat {seat} is not one of the game's {len(state.seats)} seats")
+    return _breakdown(_Context(state.board), state, seat)
+
+
+def evaluate(state: State, seat: int) -> float:
+    """Return the worth of ``state`` to ``seat``, in points (higher is better).
+
+    :raises IndexError: when ``seat`` is not a seat of the game.
+    """
+    return breakdown(state, seat).total
+
+
+# --------------------------------------------------------------------------------------------
+# Ranking the rotation sets of a roll
+
+
+def rotations_text(state: State, rotations: Sequence[Rotation]) -> str:
+    """Say a rotation set as the panel shows it, in dice order: ``ring 5 +2, ring 1 -1``."""
+    if not rotations:
+        return "no ring turns"
+    colour_of = state.board.tables.ring_colour
+    ordered = sorted(rotations, key=lambda r: (COLOURS.index(colour_of[r.ring]), r.ring))
+    return ", ".join(f"ring {r.ring} {r.steps:+d}" for r in ordered)
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+def outcome_text(state: State, outcome: Outcome) -> str:
+    """Say what a turn does, from the mover's side: ``Ann enters one peg, snipes Bo on ...``.
+
+    ``state`` is the state before the turn (it names the mover).
+    """
+    mover = state.to_move
+    if mover is None:
+        return "the game is over"
+    names = [seat.name for seat in state.seats]
+    clauses: list[str] = []
+    moves: dict[int, tuple[int, int, int]] = {}  # spoke -> (clause index, from ring, to ring)
+    entries = 0
+    entry_clause = -1
+    for event in outcome.events:
+        if event.kind == "advance" and event.start is not None and event.end is not None:
+            spoke = event.start[1]
+            earlier = moves.get(spoke)
+            if earlier is not None and earlier[2] == event.start[0]:
+                index, first, _ = earlier
+                clauses[index] = f"moves the peg on spoke {spoke} from ring {first} to ring " + str(
+                    event.end[0]
+                )
+                moves[spoke] = (index, first, event.end[0])
+            else:
+                moves[spoke] = (len(clauses), event.start[0], event.end[0])
+                clauses.append(
+                    f"moves the peg on spoke {spoke} from ring {event.start[0]} "
+                    f"to ring {event.end[0]}"
+                )
+        elif event.kind == "snipe" and event.end is not None:
+            ring, spoke = event.end
+            clauses.append(f"snipes {names[event.seat]} on ring {ring}, spoke {spoke}")
+        elif event.kind == "centre" and event.start is not None:
+            clauses.append(f"brings the peg on spoke {event.start[1]} into Central Control")
+        elif event.kind == "entry":
+            entries += 1
+            if entry_clause < 0:
+                entry_clause = len(clauses)
+                clauses.append("")
+            clauses[entry_clause] = f"enters {_NUMBERS[entries]} peg" + "s" * (entries > 1)
+        elif event.kind == "win":
+            clauses.append("wins")
+    if not clauses:
+        return f"{names[mover]}: no peg moves"
+    return f"{names[mover]} " + ", ".join(clauses)
+
+
+def _rotation_key(rotations: tuple[Rotation, ...]) -> tuple[tuple[int, int], ...]:
+    return tuple((r.ring, r.steps) for r in rotations)
+
+
+def _scored(
+    ctx: _Context, state: State, dice: Mapping[str, int]
+) -> list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]]:
+    """Resolve and evaluate every legal set of the roll, best first (ties: rotation order)."""
+    mover = state.to_move
+    results = []
+    for rotations, outcome in rings.outcomes(state, dice):
+        assert mover is not None  # outcomes() is empty once the game is over
+        terms = _breakdown(ctx, outcome.state, mover)
+        results.append((terms.total, rotations, outcome, terms))
+    results.sort(key=lambda item: (-item[0], _rotation_key(item[1])))
+    return results
+
+
+def _best(
+    ctx: _Context, state: State, dice: Mapping[str, int], count: int
+) -> list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]]:
+    """Return the first ``count`` entries of :func:`_scored`, evaluating as few sets as it can.
+
+    After a set, the seat to move is another seat (or, in ``solo``, nobody else plays), so
+    the threats term is 0 and the exposure term is at most 0: the total without them bounds
+    the total with them. Sets are evaluated fully in the order of that bound, and the search
+    stops once the bound of the next one cannot enter the first ``count``.
+    """
+    mover = state.to_move
+    bounds = []
+    for rotations, outcome in rings.outcomes(state, dice):
+        assert mover is not None
+        bound = _breakdown(ctx, outcome.state, mover, ahead=False).total
+        bounds.append((-bound, _rotation_key(rotations), rotations, outcome))
+    bounds.sort(key=lambda item: (item[0], item[1]))
+    kept: list[tuple[float, tuple[tuple[int, int], ...], tuple[Rotation, ...], Outcome, Breakdown]]
+    kept = []
+    for negative, key, rotations, outcome in bounds:
+        if len(kept) >= count and (negative, key) > (-kept[-1][0], kept[-1][1]):
+            break
+        assert mover is not None
+        terms = _breakdown(ctx, outcome.state, mover)
+        kept.append((terms.total, key, rotations, outcome, terms))
+        kept.sort(key=lambda item: (-item[0], item[1]))
+        del kept[count:]
+    return [(total, rotations, outcome, terms) for total, _, rotations, outcome, terms in kept]
+
+
+def rank(state: State, dice: Mapping[str, int]) -> list[Option]:
+    """Return every legal rotation set of the roll, ranked for the seat to move, best first.
+
+    Each :class:`Option` carries the engine's outcome, the evaluation of the position after
+    it (``score`` = ``breakdown.total``) and a line of text. Ties keep the order of the
+    rotation tuples, so the ranking is the same on every call. Empty once the game is over.
+
+    :raises RecordError: for dice without exactly the five colours.
+    :raises IllegalAction: for a die value that is not one of the board's faces.
+    """
+    ctx = _Context(state.board)
+    mover = state.to_move
+    options = []
+    for score, rotations, outcome, terms in _scored(ctx, state, dice):
+        assert mover is not None
+        options.append(
+            Option(
+                rotations=rotations,
+                outcome=outcome,
+                score=score,
+                breakdown=terms,
+                text=f"{rotations_text(state, rotations)}: {outcome_text(state, outcome)}",
+                points=outcome.state.scores[mover] - state.scores[mover],
+            )
+        )
+    return options
+
+
+def advise(state: State, dice: Mapping[str, int], top: int = 3) -> list[Option]:
+    """Return the ``top`` best options of :func:`rank` (the panel shows three).
+
+    :raises ValueError: when ``top`` is not positive.
+    :raises RecordError: for dice without exactly the five colours.
+    :raises IllegalAction: for a die value that is not one of the board's faces.
+    """
+    if top < 1:
+        raise ValueError(f"top: expected at least 1 option, got {top}")
+    return rank(state, dice)[:top]
+
+
+# --------------------------------------------------------------------------------------------
+# Computer seats
+
+
+class _Mover:
+    """The seat to move in a state, answering rolls by its best immediate gain.
+
+    A small copy of the advance and entry rules (section 3.3-3.4) that only counts what a
+    set gains the mover -- points, rings advanced, pegs entered, the progress of sniped
+    pegs -- without building states or events. A test keeps its points equal to the
+    engine's. It ignores that a win stops the turn (it counts the win instead).
+    """
+
+    def __init__(self, ctx: _Context, state: State) -> None:
+        mover = state.to_move
+        assert mover is not None
+        self.state = state
+        self.mover = mover
+        self.spokes = ctx.spokes
+        self.tables = ctx.tables
+        spokes = ctx.spokes
+        self.occupied = {ring * spokes + slot: who for who, ring, slot in state.pegs}
+        self.mine = sorted(
+            ((ring, slot) for who, ring, slot in state.pegs if who == mover), reverse=True
+        )
+        self.bases = [
+            ctx.board.corners[corner]
+            for index, corner in enumerate(state.bases(mover))
+            if state.waiting[mover][index]
+        ]
+        self.to_win = rings.WINNING_SCORE - state.scores[mover]
+        self.locked = rings.locked_rings(state)
+
+    def gain(self, offsets: Sequence[int]) -> float:
+        """Return what the mover gains if the rings end the turn at ``offsets``."""
+        spokes = self.spokes
+        black = self.tables.black
+        entrances = self.tables.entrances
+        mover = self.mover
+        occupied = dict(self.occupied)
+        points = 0
+        gain = 0.0
+        for start, slot in self.mine:
+            ring = start
+            spoke = (slot + offsets[ring]) % spokes
+            key = ring * spokes + slot
+            while True:
+                if ring == INNER:
+                    if entrances >> spoke & 1:
+                        del occupied[key]
+                        points += 1
+                        gain -= PROGRESS * (INNER + 1)
+                    break
+                step = ring + 1
+                target = step * spokes + (spoke - offsets[step]) % spokes
+                if not black[step] >> (target - step * spokes) & 1:
+                    break
+                other = occupied.get(target)
+                if other == mover:
+                    break
+                del occupied[key]
+                occupied[target] = mover
+                key = target
+                ring = step
+                gain += PROGRESS
+                if other is not None:
+                    points += 1
+                    gain += PROGRESS * (step + 1)
+        for spoke in self.bases:
+            slot = (spoke - offsets[0]) % spokes
+            if not black[0] >> slot & 1:
+                continue
+            other = occupied.get(slot)
+            if other == mover:
+                continue
+            occupied[slot] = mover
+            gain += PROGRESS
+            if other is not None:
+                points += 1
+                gain += PROGRESS
+        if points >= self.to_win:
+            gain += WIN
+        return gain + POINT * points
+
+    def best(self, dice: Mapping[str, int]) -> tuple[Rotation, ...]:
+        """Return the legal set of the roll with the greatest gain (first of equals)."""
+        tables = self.tables
+        spokes = self.spokes
+        start = self.state.offsets
+        choices: list[list[tuple[int, int]]] = []
+        for colour in COLOURS:
+            value = dice[colour]
+            free = [r for r in tables.colour_rings[colour] if r not in self.locked]
+            if value and free:
+                choices.append([(r, s) for r in free for s in (value, -value)])
+        best_gain = float("-inf")
+        best: tuple[tuple[int, int], ...] = ()
+        offsets = list(start)
+        for combo in itertools.product(*choices):
+            for ring, steps in combo:
+                offsets[ring] = (start[ring] + steps) % spokes
+            gain = self.gain(offsets)
+            for ring, _ in combo:
+                offsets[ring] = start[ring]
+            if gain > best_gain:
+                best_gain = gain
+                best = combo
+        return tuple(sorted((Rotation(r, s) for r, s in best), key=lambda r: r.ring))
+
+
+def _same_position(a: State, b: State) -> bool:
+    return (a.offsets, a.pegs, a.waiting, a.scores) == (b.offsets, b.pegs, b.waiting, b.scores)
+
+
+def _lookahead(
+    ctx: _Context,
+    state: State,
+    ranked: list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]],
+    rng: random.Random,
+) -> tuple[Rotation, ...]:
+    """Expectimax over sampled rolls of the next seat for the best-ranked candidates."""
+    me = state.to_move
+    assert me is not None
+    candidates: list[tuple[tuple[Rotation, ...], State]] = []
+    for _, rotations, outcome, _ in ranked:
+        after = outcome.state
+        if after.winner == me:
+            return rotations
+        if any(_same_position(after, seen) for _, seen in candidates):
+            continue
+        candidates.append((rotations, after))
+        if len(candidates) == HARD_CANDIDATES:
+            break
+    if len(candidates) == 1:
+        return candidates[0][0]
+    rolls = [rings.roll(rng, state.board) for _ in range(HARD_ROLLS)]
+    best_value = float("-inf")
+    best = candidates[0][0]
+    for rotations, after in candidates:
+        if after.over:
+            value = _breakdown(ctx, after, me).total
+        else:
+            mover = _Mover(ctx, after)
+            value = 0.0
+            for dice in rolls:
+                answer = Turn(dice, mover.best(dice))
+                value += _breakdown(ctx, rings.apply(after, answer), me).total
+            value /= len(rolls)
+        if value > best_value:
+            best_value = value
+            best = rotations
+    return best
+
+
+def choose(
+    state: State, dice: Mapping[str, int], level: Level, rng: random.Random
+) -> tuple[Rotation, ...]:
+    """Return the rotation set a computer seat at ``level`` plays for this roll.
+
+    ``easy``: a legal set chosen uniformly at random. ``medium``: the best set of
+    :func:`rank`. ``hard``: of the best-ranked sets, the one that leaves the seat best off
+    on average after the next seat answers each of ``HARD_ROLLS`` sampled rolls with its
+    best immediate gain. Every variant works (``solo``: the next seat is the seat itself).
+
+    :raises ValueError: for an unknown level.
+    :raises IllegalAction: when the game is over, or for a die value the board lacks.
+    :raises RecordError: for dice without exactly the five colours.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level: expected one of {', '.join(LEVELS)}, got {level!r}")
+    if state.to_move is None:
+        raise IllegalAction("the game is over")
+    if level == "easy":
+        return rng.choice(rings.legal_rotation_sets(state, dice))
+    ctx = _Context(state.board)
+    if level == "medium":
+        return _best(ctx, state, dice, 1)[0][1]
+    return _lookahead(ctx, state, _best(ctx, state, dice, HARD_CANDIDATES * 2), rng)

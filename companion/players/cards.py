@@ -56,6 +56,11 @@ _MOUNTAIN_DRAW = 3
 _RIVER_SPACES = 6
 _UCB_C = 0.7
 _ZERO: Cards = (0,) * _N
+_HAND_WEIGHT = 0.3
+_ROLLOUT_PLIES = 1000
+"""Rollout length before the evaluation stands in for the rest of the game."""
+_EDGE_SCALE = 4.0
+"""Points of evaluated edge that turn a coin flip into a 73% chance (logistic scale)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -575,7 +580,7 @@ def _evaluate(sim: _Sim, seat: int) -> float:
         worth_them = sum(_claim_worth(sim.rivers[other], c, n) for c, n in enumerate(mountain) if n)
         share = 1.0 if theirs == 0 else 0.0 if mine == 0 else 0.62 if mine > theirs else 0.38
         value += 0.5 * (share * worth_me - (1.0 - share) * worth_them)
-    value += 0.3 * sum(sim.hands[seat])
+    value += _HAND_WEIGHT * sum(sim.hands[seat])
     return value
 
 
@@ -659,10 +664,20 @@ def _rollout_move(sim: _Sim, rng: random.Random) -> _Move:
     return rng.choices(options, weights)[0]
 
 
-def _rollout(sim: _Sim, rng: random.Random) -> int | None:
-    while not sim.over:
+def _rollout(sim: _Sim, rng: random.Random) -> float:
+    """Play on for at most ``_ROLLOUT_PLIES`` moves; seat 0's chance of winning from there.
+
+    A finished game gives 1, 0.5 or 0; an unfinished one squashes the evaluation."""
+    for _ in range(_ROLLOUT_PLIES):
+        if sim.over:
+            won = sim.winner()
+            return 0.5 if won is None else 1.0 - won
         sim.play(_rollout_move(sim, rng))
-    return sim.winner()
+    if sim.over:
+        won = sim.winner()
+        return 0.5 if won is None else 1.0 - won
+    edge = _evaluate(sim, 0) - _HAND_WEIGHT * sum(sim.hands[1])
+    return 1.0 / (1.0 + math.exp(-edge / _EDGE_SCALE))
 
 
 def _search(
@@ -714,13 +729,10 @@ def _search(
             node = children[move]
             sim.play(move)
             path.append((node, actor))
-        won = _rollout(sim, rng)
+        first = _rollout(sim, rng)
         for child, actor in path:
             child.visits += 1
-            if won is None:
-                child.wins += 0.5
-            elif won == actor:
-                child.wins += 1.0
+            child.wins += first if actor == 0 else 1.0 - first
     best = max(
         root_moves,
         key=lambda mv: (

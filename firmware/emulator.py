@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from gpiozero.pins.mock import MockFactory
 
-from firmware.decoder import LINE_A, REST_LINES, quadrature_edges
+from firmware.decoder import LINE_A, LINE_B, REST_LINES, quadrature_edges
 from firmware.errors import HardwareError, RequestError
 from firmware.maps import PinMap, RingPins
 
@@ -68,19 +68,25 @@ class RingTurner:
         with lock:
             lines = (2 if a.state else 0) | (1 if b.state else 0)
             edges = quadrature_edges(lines, detents, pins.edges_per_detent, pins.invert)
-            for i, (line, level) in enumerate(edges):
-                pin = a if line == LINE_A else b
-                if i < drop:
-                    pin._change_state(bool(level))  # the level moves, no event: a missed edge
-                    continue
-                drive, undo = (
-                    (pin.drive_high, pin.drive_low) if level else (pin.drive_low, pin.drive_high)
-                )
-                if bounce:
+            drives = {
+                (LINE_A, 0): a.drive_low,
+                (LINE_A, 1): a.drive_high,
+                (LINE_B, 0): b.drive_low,
+                (LINE_B, 1): b.drive_high,
+            }
+            for line, level in edges[:drop]:
+                # The level moves but no event is raised: an edge the Pi missed.
+                (a if line == LINE_A else b)._change_state(bool(level))
+            if bounce:
+                for line, level in edges[drop:]:
+                    drive, undo = drives[line, level], drives[line, 1 - level]
                     for _ in range(BOUNCE_TOGGLES):
                         drive()
                         undo()
-                drive()
+                    drive()
+            else:
+                for edge in edges[drop:]:
+                    drives[edge]()
 
     def press(self, name: str) -> None:
         """Press and release the button ``name``.

@@ -14,6 +14,7 @@ import collections
 import logging
 import sys
 import threading
+import time
 from queue import SimpleQueue
 from typing import Any, Final, Literal
 
@@ -24,6 +25,7 @@ from firmware.errors import HardwareError
 
 Backend = Literal["mock", "lgpio", "rpigpio"]
 BACKENDS: Final[tuple[Backend, ...]] = ("mock", "lgpio", "rpigpio")
+_ticks = time.monotonic
 PIN_HISTORY: Final = 4096
 """How many recent level changes each emulated pin keeps in ``states`` (for tests)."""
 
@@ -37,10 +39,34 @@ class EmulatedPin(MockPin):  # type: ignore[misc]
     last :data:`PIN_HISTORY` level changes in ``states``.
     """
 
+    states: collections.deque[Any]
+    _last_change: float
+
     def __init__(self, factory: EmulatedFactory, info: Any) -> None:
         super().__init__(factory, info)
         self._state = True
+        self._put = factory.dispatch
         self.clear_states()
+
+    def drive_high(self) -> None:
+        """Pull the line high (as an input's outside world does)."""
+        self._drive(True)
+
+    def drive_low(self) -> None:
+        """Pull the line low."""
+        self._drive(False)
+
+    def _drive(self, level: bool) -> None:
+        # MockPin's drive_high/low, in one call: this is the emulator's hot path.
+        assert self._function == "input"
+        if self._state == level:
+            return
+        now = _ticks()
+        self.states.append(PinState(now - self._last_change, level))
+        self._state = level
+        self._last_change = now
+        if self._when_changed is not None and self._edges in (_RISING if level else _FALLING):
+            self._put(self, now, level)
 
     def clear_states(self) -> None:
         """Forget the recorded level changes (keeps the current level as the first)."""
@@ -54,6 +80,10 @@ class EmulatedPin(MockPin):  # type: ignore[misc]
     def drive_silently(self, level: bool) -> None:
         """Change the level without an event: an edge the Pi would have missed."""
         self._change_state(bool(level))
+
+
+_RISING: Final = ("both", "rising")
+_FALLING: Final = ("both", "falling")
 
 
 def factory_ticks() -> float:

@@ -14,6 +14,7 @@ from gpiozero.exc import GPIOZeroError
 
 from firmware.errors import HardwareError
 from firmware.maps import PinMap
+from firmware.rings import NO_FACTORY
 
 BOUNCE_S: Final = 0.02
 """The pin backend's debounce for button contacts (ignored by mock pins)."""
@@ -26,6 +27,8 @@ class Buttons:
     """
 
     def __init__(self, pin_map: PinMap, factory: Any, report: Callable[[str], None]) -> None:
+        if factory is None:
+            raise HardwareError(NO_FACTORY)
         self._devices: dict[str, Any] = {}
         self._handlers: list[Callable[[], None]] = []
         try:

@@ -31,6 +31,10 @@ ReportKind = Literal["moved", "settled", "set"]
 DEFAULT_SETTLE_MS: Final = 300
 
 _monotonic = time.monotonic
+NO_FACTORY: Final = (
+    "no pin factory given: choose the backend explicitly with firmware.pins.make_factory "
+    "(gpiozero's default would fall back silently)"
+)
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +142,8 @@ class RingBank:
         settle_ms: int = DEFAULT_SETTLE_MS,
         offsets: Sequence[int] | None = None,
     ) -> None:
+        if factory is None:
+            raise HardwareError(NO_FACTORY)
         if isinstance(spokes, bool) or not isinstance(spokes, int) or spokes < 1:
             raise RequestError(f"spokes must be 1 or more, got {spokes!r}")
         if isinstance(settle_ms, bool) or not isinstance(settle_ms, int) or settle_ms < 0:

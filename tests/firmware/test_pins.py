@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import threading
+import warnings
 from typing import Any
 
 import pytest
+from gpiozero.exc import PinFactoryFallback
 
+from firmware.buttons import Buttons
 from firmware.errors import HardwareError
+from firmware.maps import PinMap
 from firmware.pins import EmulatedFactory, make_factory
+from firmware.rings import RingBank
 
 
 def test_mock_pin_events_run_on_one_separate_callback_thread(factory: EmulatedFactory) -> None:
@@ -105,3 +110,26 @@ def test_unknown_backend_is_refused_with_the_choices() -> None:
     with pytest.raises(HardwareError) as caught:
         make_factory("native")
     assert str(caught.value) == "unknown pin backend 'native' (choose one of mock, lgpio, rpigpio)"
+
+
+def test_gpiozero_fallback_warnings_are_errors_in_these_tests() -> None:
+    with pytest.raises(PinFactoryFallback):
+        warnings.warn(PinFactoryFallback("Falling back from lgpio"), stacklevel=1)
+
+
+NO_FACTORY = (
+    "no pin factory given: choose the backend explicitly with firmware.pins.make_factory "
+    "(gpiozero's default would fall back silently)"
+)
+
+
+def test_ring_bank_refuses_to_use_gpiozeros_default_factory(pin_map: PinMap) -> None:
+    with pytest.raises(HardwareError) as caught:
+        RingBank(pin_map, 16, None, lambda report: None)
+    assert str(caught.value) == NO_FACTORY
+
+
+def test_buttons_refuse_to_use_gpiozeros_default_factory(pin_map: PinMap) -> None:
+    with pytest.raises(HardwareError) as caught:
+        Buttons(pin_map, None, lambda name: None)
+    assert str(caught.value) == NO_FACTORY

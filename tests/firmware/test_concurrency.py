@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 from firmware.emulator import BOUNCE_TOGGLES, RingTurner
 from firmware.maps import PinMap
@@ -16,6 +20,15 @@ from tests.firmware.helpers import wait_for
 
 SPOKES = 16
 SETTLE_MS = 30
+
+
+@pytest.fixture(autouse=True)
+def switch_threads_often() -> Iterator[None]:
+    """Make the interpreter switch threads every 10 us, so turns and commands interleave."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    yield
+    sys.setswitchinterval(before)
 
 
 class TimedRecorder:
@@ -39,7 +52,7 @@ def run_threads(targets: list[Any]) -> None:
 
 def plan_turns(seed: int) -> list[tuple[int, bool]]:
     rng = random.Random(seed)
-    return [(rng.randint(-6, 6), rng.random() < 0.3) for _ in range(25)]
+    return [(rng.randint(-6, 6), rng.random() < 0.3) for _ in range(60)]
 
 
 def edges_of(turns: list[tuple[int, bool]]) -> int:
@@ -117,7 +130,7 @@ def test_zero_and_set_from_other_threads_while_turning_match_the_recorded_order(
                         ring, offset = rng.randrange(10), rng.randrange(SPOKES)
                         requested[ring].add(offset)
                         bank.set_offset(ring, offset)
-                    time.sleep(0.0005)
+                    time.sleep(0.0002)
             except BaseException as error:
                 failures.append(error)
 
@@ -129,7 +142,15 @@ def test_zero_and_set_from_other_threads_while_turning_match_the_recorded_order(
     assert failures == []
     final = bank.offsets()
     net = [sum(d for d, _ in plan) for plan in plans]
-    assert any(r.kind == "set" for _, r in reports.items)
+    # The commands really did land between the edges of turning rings.
+    kinds = [[r.kind for _, r in reports.items if r.ring == ring] for ring in range(10)]
+    interleaved = sum(
+        1
+        for ring_kinds in kinds
+        for i, kind in enumerate(ring_kinds)
+        if kind == "set" and "moved" in ring_kinds[:i] and "moved" in ring_kinds[i + 1 :]
+    )
+    assert interleaved > 0
     for ring in range(10):
         expected, detents = 0, 0
         for _, report in (item for item in reports.items if item[1].ring == ring):

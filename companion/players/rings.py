@@ -40,7 +40,7 @@ PROGRESS = 0.05
 ENTRY = 0.2
 """Worth of a sure entry for a base with waiting pegs (scaled by the chance of entering)."""
 THREAT = 0.5
-"""Share of the expected snipes of the seat's own next roll that counts (it cannot take all)."""
+"""Share of the expected gains of the seat's own next roll that counts (it cannot take all)."""
 WIN = 100.0
 """Worth of a won (or lost) game."""
 
@@ -48,6 +48,8 @@ HARD_CANDIDATES = 4
 """Hard: how many of the best-ranked rotation sets get the lookahead."""
 HARD_ROLLS = 6
 """Hard: how many of the next seat's rolls are sampled (the same rolls for every candidate)."""
+HARD_EVALUATIONS = 48
+"""Hard: at most this many sets get the full evaluation when picking the candidates."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,9 @@ class Breakdown:
     - ``exposure``: minus the expected loss from snipes on the next seats' turns (each sniped
       peg costs a point to the sniper and the peg's progress).
     - ``entries``: its chances to enter waiting pegs minus the best other seat's.
-    - ``threats``: when the seat moves next, ``THREAT`` times the expected worth of the snipes
-      its roll may allow (0 otherwise).
+    - ``threats``: when the seat moves next, ``THREAT`` times the expected worth of what its
+      roll may allow: snipes (a point plus the victim's progress) and entries into Central
+      Control (a point less the peg's progress); 0 otherwise.
     - ``win``: ``+WIN`` once it has won, ``-WIN`` once another seat has.
     """
 
@@ -179,6 +182,7 @@ class _Context:
         self.spokes = board.spokes
         self.dice = _Dice(board)
         self.cache: dict[tuple[object, ...], float] = {}
+        self.paths: dict[tuple[object, ...], dict[int, tuple[int, ...]]] = {}
         self._turns: dict[tuple[int, int, int], int] = {}
 
     def ring_turns(self, ring: int, free: int, residue: int) -> int:
@@ -199,6 +203,39 @@ class _Context:
         return found
 
 
+def _sniper_paths(
+    ctx: _Context, offsets: Sequence[int], blockers: Sequence[int], sniper: tuple[int, int]
+) -> dict[int, tuple[int, ...]]:
+    """Return, per spoke the sniper can turn onto, the turns that open each ring inward.
+
+    For spoke s the tuple holds, for rings low+1, low+2, ... in order, the turns of that
+    ring (bits over ``dice.deltas``) that put a black cell free of the mover's own pegs on
+    s; it stops before the first ring no turn opens (the peg cannot pass it on s).
+    """
+    low, low_spoke = sniper
+    key = (-2, low, low_spoke, tuple(offsets[low + 1 :]), tuple(blockers[low + 1 :]))
+    found = ctx.paths.get(key)
+    if found is not None:
+        return found
+    spokes = ctx.spokes
+    black = ctx.tables.black
+    ring_turns = ctx.ring_turns
+    found = {}
+    for delta in ctx.dice.deltas:
+        spoke = (low_spoke + delta) % spokes
+        if spoke in found:
+            continue
+        masks = []
+        for ring in range(low + 1, INNER + 1):
+            mask = ring_turns(ring, black[ring] & ~blockers[ring], (spoke - offsets[ring]) % spokes)
+            if not mask:
+                break
+            masks.append(mask)
+        found[spoke] = tuple(masks)
+    ctx.paths[key] = found
+    return found
+
+
 def _snipe_chance(
     ctx: _Context,
     offsets: Sequence[int],
@@ -208,7 +245,8 @@ def _snipe_chance(
 ) -> float:
     """Return the chance that the mover's peg on cell ``sniper`` passes over cell ``target``.
 
-    Cells are ``(ring, spoke)`` now, the sniper's ring lower (outer) than the target's. The
+    Cells are ``(ring, spoke)`` now, the sniper's ring lower (outer) than the target's; the
+    target ``(RINGS, -1)`` is Central Control (reached from ring 9 on an entrance). The
     chance is over the mover's five dice: some legal choice of rings and directions must
     bring the two pegs onto one spoke s with every cell between them black and free of the
     mover's own pegs (``blockers``: per ring, a bit mask of slots holding them). Two rings
@@ -230,19 +268,22 @@ def _snipe_chance(
         return cached
     tables = ctx.tables
     spokes = ctx.spokes
-    black = tables.black
     dice = ctx.dice
     every = dice.every
-    ring_turns = ctx.ring_turns
-    span = range(low + 1, high)
+    reaching = dice.reaching
+    between = high - low - 1
+    paths = _sniper_paths(ctx, offsets, blockers, sniper)
 
     def passable(ring: int, spoke: int) -> int:
         """Return the turns of ``ring`` (bits over ``dice.deltas``) that let the peg by."""
         if ring <= low or ring > high:
             return every
         if ring == high:
-            return dice.reaching[(spoke - high_spoke) % spokes]
-        return ring_turns(ring, black[ring] & ~blockers[ring], (spoke - offsets[ring]) % spokes)
+            return reaching[(spoke - high_spoke) % spokes]
+        return paths[spoke][ring - low - 1]
+
+    centre = high == rings.RINGS
+    entrances = tables.entrances
 
     own_colour = tables.ring_colour[low]
     pair = tables.colour_rings[own_colour]
@@ -250,11 +291,8 @@ def _snipe_chance(
     others = [tables.colour_rings[c] for c in COLOURS if c != own_colour]
     # Per spoke the sniper can reach: the die values each other colour allows (bits).
     allowed: dict[int, tuple[int, ...]] = {}
-    for delta in dice.deltas:
-        spoke = (low_spoke + delta) % spokes
-        if spoke in allowed:
-            continue
-        if any(not passable(ring, spoke) for ring in span):
+    for spoke, masks in paths.items():
+        if len(masks) < between or (centre and not entrances >> spoke & 1):
             allowed[spoke] = ()
             continue
         allowed[spoke] = tuple(
@@ -267,16 +305,16 @@ def _snipe_chance(
         # The spokes the sniper can end up on, given its own ring's die.
         here: set[int] = set()
         if value == 0:
-            if passable(partner, low_spoke) & 1:
+            if allowed[low_spoke] and passable(partner, low_spoke) & 1:
                 here.add(low_spoke)
         else:
             for delta in (value, -value):
                 spoke = (low_spoke + delta) % spokes
-                if passable(partner, spoke) & 1:
+                if allowed[spoke] and passable(partner, spoke) & 1:
                     here.add(spoke)
-            if passable(partner, low_spoke) & dice.both[value]:
+            if allowed[low_spoke] and passable(partner, low_spoke) & dice.both[value]:
                 here.add(low_spoke)
-        candidates = [allowed[spoke] for spoke in sorted(here) if allowed[spoke]]
+        candidates = [allowed[spoke] for spoke in sorted(here)]
         # The chance of the union over candidate spokes, by inclusion and exclusion.
         union = 0.0
         for subset in range(1, 1 << len(candidates)):
@@ -383,6 +421,27 @@ def _snipe_worth(
     return points, worth
 
 
+def _centre_worth(ctx: _Context, state: State, seat: int) -> float:
+    """Return the expected worth of the entries into Central Control ``seat``'s next roll allows.
+
+    A peg that enters scores a point and goes back to wait: its worth is the point less the
+    peg's progress.
+    """
+    spokes = ctx.spokes
+    offsets = state.offsets
+    blockers = [0] * rings.RINGS
+    mine: list[tuple[int, int]] = []
+    for who, ring, slot in state.pegs:
+        if who == seat:
+            blockers[ring] |= 1 << slot
+            mine.append((ring, (slot + offsets[ring]) % spokes))
+    return sum(
+        _snipe_chance(ctx, offsets, blockers, peg, (rings.RINGS, -1))
+        * (POINT - PROGRESS * (peg[0] + 1))
+        for peg in mine
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # Evaluation
 
@@ -426,7 +485,7 @@ def _breakdown(ctx: _Context, state: State, seat: int, *, ahead: bool = True) ->
             exposure -= loss
         if state.to_move == seat:
             _, gain = _snipe_worth(ctx, state, seat, others)
-            threats = THREAT * gain
+            threats = THREAT * (gain + _centre_worth(ctx, state, seat))
     return Breakdown(
         points=points,
         progress=progress,
@@ -537,14 +596,15 @@ def _scored(
 
 
 def _best(
-    ctx: _Context, state: State, dice: Mapping[str, int], count: int
+    ctx: _Context, state: State, dice: Mapping[str, int], count: int, limit: int | None = None
 ) -> list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]]:
     """Return the first ``count`` entries of :func:`_scored`, evaluating as few sets as it can.
 
     After a set, the seat to move is another seat (or, in ``solo``, nobody else plays), so
     the threats term is 0 and the exposure term is at most 0: the total without them bounds
     the total with them. Sets are evaluated fully in the order of that bound, and the search
-    stops once the bound of the next one cannot enter the first ``count``.
+    stops once the bound of the next one cannot enter the first ``count`` (or after ``limit``
+    full evaluations, when given: then the result is the best of those evaluated).
     """
     mover = state.to_move
     bounds = []
@@ -555,8 +615,10 @@ def _best(
     bounds.sort(key=lambda item: (item[0], item[1]))
     kept: list[tuple[float, tuple[tuple[int, int], ...], tuple[Rotation, ...], Outcome, Breakdown]]
     kept = []
-    for negative, key, rotations, outcome in bounds:
+    for evaluated, (negative, key, rotations, outcome) in enumerate(bounds):
         if len(kept) >= count and (negative, key) > (-kept[-1][0], kept[-1][1]):
+            break
+        if limit is not None and evaluated >= limit:
             break
         assert mover is not None
         terms = _breakdown(ctx, outcome.state, mover)
@@ -639,8 +701,11 @@ class _Mover:
         self.to_win = rings.WINNING_SCORE - state.scores[mover]
         self.locked = rings.locked_rings(state)
 
-    def gain(self, offsets: Sequence[int]) -> float:
-        """Return what the mover gains if the rings end the turn at ``offsets``."""
+    def gain(self, offsets: Sequence[int]) -> tuple[int, float]:
+        """Return ``(points, worth)`` the mover gains if the rings end the turn at ``offsets``.
+
+        ``points`` counts every snipe and entry into Central Control, also past a win.
+        """
         spokes = self.spokes
         black = self.tables.black
         entrances = self.tables.entrances
@@ -688,7 +753,7 @@ class _Mover:
                 gain += PROGRESS
         if points >= self.to_win:
             gain += WIN
-        return gain + POINT * points
+        return points, gain + POINT * points
 
     def best(self, dice: Mapping[str, int]) -> tuple[Rotation, ...]:
         """Return the legal set of the roll with the greatest gain (first of equals)."""
@@ -707,7 +772,7 @@ class _Mover:
         for combo in itertools.product(*choices):
             for ring, steps in combo:
                 offsets[ring] = (start[ring] + steps) % spokes
-            gain = self.gain(offsets)
+            _, gain = self.gain(offsets)
             for ring, _ in combo:
                 offsets[ring] = start[ring]
             if gain > best_gain:
@@ -783,4 +848,6 @@ def choose(
     ctx = _Context(state.board)
     if level == "medium":
         return _best(ctx, state, dice, 1)[0][1]
-    return _lookahead(ctx, state, _best(ctx, state, dice, HARD_CANDIDATES * 2), rng)
+    return _lookahead(
+        ctx, state, _best(ctx, state, dice, HARD_CANDIDATES * 2, HARD_EVALUATIONS), rng
+    )

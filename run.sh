@@ -6,4 +6,4 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
-exec .venv/bin/mandala replay examples/spec-rings.record.json "$@"
+exec .venv/bin/mandala serve --emulate "$@"

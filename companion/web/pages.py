@@ -10,6 +10,7 @@ import importlib
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
+from jinja2 import Template
 
 from companion.games import ENGINES, rings
 from companion.games.base import GameError
@@ -77,10 +78,15 @@ def home() -> str:
 @blueprint.get("/games/<game_id>")
 def game(game_id: str) -> str:
     answer = table().get_game(game_id)
-    if answer.get("kind") == "rings":
+    kind = answer.get("kind")
+    if kind == "rings":
         data = {"game": answer, **ring_setup(game_id), "rings": table().board()}
         return render_template("rings.html", data=data, page=page_config())
-    return render_template("game.html", data={"game": answer}, page=page_config())
+    # Each other game may ship its own page as ``templates/<kind>.html`` (it gets the game
+    # and fetches anything more through the API); the generic page serves the rest.
+    pages: list[str | Template] = [f"{kind}.html"] if kind in ENGINES else []
+    pages.append("game.html")
+    return render_template(pages, data={"game": answer}, page=page_config())
 
 
 @blueprint.get("/calibrate")

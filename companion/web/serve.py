@@ -218,7 +218,7 @@ def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | Non
         print(f"mandala: open the panel at {address}", file=stdout, flush=True)
     return service.run_service(
         server.run,
-        is_alive=table.is_alive,
+        is_alive=service.table_liveness(table),
         close_table=table.close,
         blank_leds=lambda: None,  # the table blanks the strip as it closes
         close_server=server.close,

@@ -111,3 +111,12 @@ def server(emulated_table: Table, data_dir: Path) -> Iterator[str]:
     yield f"http://127.0.0.1:{httpd.effective_port}"
     httpd.close()
     thread.join(timeout=5)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium, launched through Playwright (see ``tests/web/browser.py``)."""
+    from tests.web.browser import chromium
+
+    with chromium() as launched:
+        yield launched

@@ -14,30 +14,18 @@ panel: dice taps, the emulator's ring buttons and confirm. Worked out by hand:
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.web.browser import api, phone, serve_emulated, shot
+
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "test-output" / "web"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 OPEN_BOARD = """name = "Open sixteen"
 spokes = 16
 corners = [2, 6, 10, 14]
@@ -51,67 +39,12 @@ dice = [0, 1, 2, 3, 4]
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
-    """Run ``mandala serve --emulate --port 0`` on a fresh data directory; yield its URL."""
+    """Run ``mandala serve --emulate`` with the open sixteen-spoke board saved; yield its URL."""
     data = tmp_path / "data"
     (data / "boards").mkdir(parents=True)
     (data / "boards" / "open16.toml").write_text(OPEN_BOARD)
-    mandala = Path(sys.executable).parent / "mandala"
-    process = subprocess.Popen(
-        [str(mandala), "serve", "--emulate", "--port", "0", "--data", str(data)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        url = None
-        assert process.stdout is not None
-        for line in process.stdout:
-            found = re.search(r"open the panel at (http://127\.0\.0\.1:(\d+)/)", line)
-            if found:
-                url = found.group(1)
-                assert found.group(2) != "0"
-                break
-        assert url is not None, process.stderr.read() if process.stderr else ""
-        yield url.rstrip("/")
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=15_000)  # a generous hang guard: the CI machine is shared
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
-
-
-def phone(browser: Any, base: str) -> Any:
-    """A 360x740 page that fails the test on a script error or a request off this machine."""
-    page = browser.new_page(viewport={"width": 360, "height": 740})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(
-        re.compile(r"^(?!" + re.escape(base) + ").*"),
-        lambda route: (errors.append("left the machine: " + route.request.url), route.abort()),
-    )
-    page.errors = errors
-    return page
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def api(base: str, path: str) -> Any:
-    with urllib.request.urlopen(base + path, timeout=10) as answer:
-        return json.loads(answer.read())
+    with serve_emulated(data) as url:
+        yield url
 
 
 def enter_dice(page: Any, dice: dict[str, int]) -> None:

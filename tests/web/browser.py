@@ -1,0 +1,102 @@
+"""What every browser test needs: a real ``mandala serve --emulate`` and a phone in Chromium.
+
+Browser test modules mark themselves ``pytestmark = pytest.mark.browser`` and use the
+``browser`` fixture (``tests/web/conftest.py``) with :func:`serve_emulated` and :func:`phone`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-output" / "web"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@contextmanager
+def serve_emulated(data: Path) -> Iterator[str]:
+    """Run ``mandala serve --emulate --port 0 --data DATA``; yield its URL (no trailing /)."""
+    data.mkdir(parents=True, exist_ok=True)
+    mandala = Path(sys.executable).parent / "mandala"
+    process = subprocess.Popen(
+        [str(mandala), "serve", "--emulate", "--port", "0", "--data", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = None
+        assert process.stdout is not None
+        for line in process.stdout:
+            found = re.search(r"open the panel at (http://127\.0\.0\.1:(\d+)/)", line)
+            if found:
+                url = found.group(1)
+                assert found.group(2) != "0"
+                break
+        assert url is not None, process.stderr.read() if process.stderr else ""
+        yield url.rstrip("/")
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Launch Debian's headless Chromium through Playwright."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15_000)  # a generous hang guard: the CI machine is shared
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+def phone(browser: Any, base: str, context: Any = None) -> Any:
+    """A 360x740 page that records script errors and requests that would leave the machine.
+
+    The test asserts ``page.errors == []`` at its end.
+    """
+    opener = context if context is not None else browser
+    page = opener.new_page(viewport={"width": 360, "height": 740})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route(
+        re.compile(r"^(?!" + re.escape(base) + ").*"),
+        lambda route: (errors.append("left the machine: " + route.request.url), route.abort()),
+    )
+    page.errors = errors
+    return page
+
+
+def shot(page: Any, name: str) -> None:
+    """Save a full-page screenshot under ``test-output/web/``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def api(base: str, path: str, body: object = None, headers: dict[str, str] | None = None) -> Any:
+    """GET (or POST ``body`` as JSON) an API path of the served companion; return the JSON."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, headers=headers or {})
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())

@@ -47,8 +47,9 @@ Level = Literal["easy", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "hard")
 
 DEFAULT_BUDGET_MS = 200
-"""Wall-time budget of one hard decision (the config may set another): hard decides in
-well under 300 ms on a Raspberry-Pi-class core share, see ``bench/cards_ai.py``."""
+"""Wall-time budget of one hard decision (the config may set another). The search stops at
+the first iteration past it, so a decision takes the budget plus a few milliseconds
+(``bench/cards_ai.py`` measures it): under the 300 ms the issue allows."""
 
 _N = len(COLOURS)
 _HAND_LIMIT = 8
@@ -57,7 +58,7 @@ _RIVER_SPACES = 6
 _UCB_C = 0.7
 _ZERO: Cards = (0,) * _N
 _HAND_WEIGHT = 0.3
-_ROLLOUT_PLIES = 1000
+_ROLLOUT_PLIES = 8
 """Rollout length before the evaluation stands in for the rest of the game."""
 _EDGE_SCALE = 4.0
 """Points of evaluated edge that turn a coin flip into a 73% chance (logistic scale)."""
@@ -655,7 +656,7 @@ def _rollout_move(sim: _Sim, rng: random.Random) -> _Move:
         f0, f1 = sim.fields[m]
         if not (f0[c] or f1[c]):
             options.append((_MOUNTAIN, m, c, 0))
-            weights.append(2.0 if sim.fields[m][seat] and any(sim.fields[m][seat]) else 1.0)
+            weights.append(2.0 if any(sim.fields[m][seat]) else 1.0)
         if size > 1 and not (sim.mountains[m][c] or sim.fields[m][1 - seat][c]):
             options.append((_FIELD, m, c, min(held, size - 1)))
             weights.append(3.0)

@@ -36,7 +36,11 @@
 
   const kind = document.getElementById("kind");
   const ringsOptions = document.getElementById("rings-options");
-  const showOptions = () => { ringsOptions.hidden = kind.value !== "rings"; };
+  const showOptions = () => {
+    ringsOptions.hidden = kind.value !== "rings";
+    // corners and colours are ring-board seats' only
+    for (const select of document.querySelectorAll("#seats select")) select.hidden = ringsOptions.hidden;
+  };
   kind.addEventListener("change", showOptions);
   showOptions();
 
@@ -51,7 +55,7 @@
         seat.corner = Number(row.querySelector("[name=seat-corner]").value);
         seat.colour = row.querySelector("[name=seat-colour]").value;
       }
-      seats.push(seat);
+      seats.push(kind.value === "rings" ? seat : name);  // other games: plain names
     }
     const body = { kind: kind.value, seats };
     if (kind.value === "rings") {

@@ -35,7 +35,7 @@ from companion.games.base import (
     as_str,
     get,
 )
-from companion.table import leds, live
+from companion.table import leds, live, stones_view
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
 from companion.table.hub import Hub, Subscription
 from companion.table.store import GameRow, Store
@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 RINGS = "rings"
+ICEHOUSE = "icehouse"
+ICEHOUSE_VIEW = ("seed", "path", "places", "scorings", "at_end")
+"""What an icehouse page needs besides the summary (the layout to build and to tap)."""
 RING_COUNT = 10
 ACTIVE_KEY = "active_rings_game"
 ALERT_SECONDS = 0.5
@@ -52,6 +55,8 @@ ALERT_SECONDS = 0.5
 MAX_DETENTS = 1000
 CALL_TIMEOUT = 30.0
 """How long a caller waits for the table thread before it is told to try again."""
+RANDOM_SETUP = {"stones": "stones", ICEHOUSE: "path"}
+"""Kind -> the setup key of its random layout: a new game given neither gets a random seed."""
 LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume")
 """Keys of a live ring-board step (a record turn has ``dice`` *and* ``rotations``)."""
 
@@ -529,7 +534,7 @@ class Table:
             action = engine.parse_action(game.state, obj)
             resolve = getattr(engine, "resolve", None)
             notes: list[str] = []
-            if game.kind == RINGS and resolve is not None:
+            if game.kind in (RINGS, ICEHOUSE) and resolve is not None:
                 outcome = resolve(game.state, action)
                 describe = engine.describe  # type: ignore[attr-defined]
                 notes = [describe(event, game.state) for event in outcome.events]
@@ -596,6 +601,9 @@ class Table:
             imported = False
         if kind == RINGS:
             setup = self._resolve_board(setup)
+        if not imported and kind in RANDOM_SETUP and not {"seed", RANDOM_SETUP[kind]} & set(setup):
+            # A new game with neither its layout nor a seed: pick a seed (kept in the setup).
+            setup["seed"] = secrets.randbelow(2**31)
         setup = {"game": kind, **engine.export_setup(setup)}
         seed_value = setup.get("seed")
         seed = (
@@ -824,6 +832,12 @@ class Table:
             # What the last turn did, as instructions for the table (kept across restarts).
             state["last_turn"] = game.notes[-1] if game.notes else []
             state["refusal"] = self._refusal if on_board else None
+        if game.kind == ICEHOUSE and game.error is None:
+            icehouse: Any = game.engine
+            whole = icehouse.state_to_json(game.state)
+            state.update((key, whole[key]) for key in ICEHOUSE_VIEW)
+        if game.kind == "stones" and game.error is None:
+            state.update(stones_view.panel_state(game.state))
         return {"id": game.id, "kind": game.kind, "version": game.version, "state": state}
 
     # The rings ----------------------------------------------------------------------------

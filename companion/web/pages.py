@@ -30,6 +30,7 @@ LETTERS = {
     "purple": "P",
     "cyan": "C",
     "white": "W",
+    "black": "K",
 }
 SEAT_COLOURS = rings.SEAT_COLOURS
 

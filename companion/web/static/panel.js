@@ -6,7 +6,15 @@ const Panel = (() => {
   const data = JSON.parse(document.getElementById("data").textContent);
 
   function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
+    return build(document.createElement(tag), attrs, children);
+  }
+
+  /* The same for SVG elements: svg("circle", { r: 4 }, svg("title", { text: "..." })). */
+  function svg(tag, attrs, ...children) {
+    return build(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
+  }
+
+  function build(node, attrs, children) {
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === null || value === undefined || value === false) continue;
       if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
@@ -89,5 +97,5 @@ const Panel = (() => {
 
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
-  return { page, data, el, say, api, live, coalesce, letter };
+  return { page, data, el, svg, say, api, live, coalesce, letter };
 })();

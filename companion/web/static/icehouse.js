@@ -1,0 +1,327 @@
+/* Icehouse Mandala: the layout as a spiral of pyramids to build the real Mandala from (place 0
+   outermost, 74 next to the Eye); tap a piece, then Take, to record the pick of the seat to
+   move. Pawns, the Eye, each seat's pieces, the sets and the scores follow live. */
+"use strict";
+(() => {
+  const { el, svg, api, live, coalesce, letter } = Panel;
+  const PLACES = 75;
+  const PITCH = 17.5;  // viewBox units from one place to the next, and from turn to turn
+  const EYE = 1.5 * PITCH;  // radius of the innermost place (74)
+  const WIDTH = { 1: 0.56, 2: 0.72, 3: 0.9 };  // a pyramid's base per size, in pitches
+  const SIZE_WORD = { 1: "small", 2: "medium", 3: "large" };
+  const COLOURS = ["red", "yellow", "green", "blue", "black"];
+  const SEAT_FILL = ["#6a1b9a", "#00838f", "#ef6c00", "#5d4037", "#c2185b"];
+  let game = Panel.data.game;
+  let picked = null;  // the place chosen on this phone, not yet taken
+  const url = "/api/games/" + encodeURIComponent(game.id);
+
+  /* ---- reading the table's answer ---- */
+  const state = () => game.state || {};
+  const seats = () => Object.keys(state().pawns || {});
+  const places = () => state().places || [];
+  const pathKinds = () => state().path || [];
+  const kindParts = (kind) => { const [colour, size] = kind.split("-"); return { colour, size }; };
+  const label = (kind) => { const k = kindParts(kind); return letter(k.colour) + k.size; };
+  const kindWords = (kind) => { const k = kindParts(kind); return `${k.colour} ${SIZE_WORD[k.size]}`; };
+
+  function seatMark(name) {
+    /* A seat's token: its colour and its initial (its number when initials repeat). */
+    const names = seats();
+    const i = names.indexOf(name);
+    const initials = names.map((n) => n.slice(0, 1).toUpperCase());
+    const unique = new Set(initials).size === initials.length;
+    return { fill: SEAT_FILL[i % SEAT_FILL.length], text: unique ? initials[i] : String(i + 1) };
+  }
+
+  function legal() {
+    /* The places the seat to move may take: on the path, ahead of its pawn. */
+    const s = state();
+    if (s.over || !s.to_move) return [];
+    const pawn = s.pawns[s.to_move];
+    const out = [];
+    places().forEach((where, i) => { if (where === "path" && i > pawn) out.push(i); });
+    return out;
+  }
+
+  function ranking() {
+    /* Most points first; a tie goes to the pawn furthest forward (as the winner's). */
+    const s = state();
+    const names = seats();
+    return names.slice().sort((a, b) => (s.scores[b] - s.scores[a]) ||
+      (s.pawns[b] - s.pawns[a]) || (names.indexOf(a) - names.indexOf(b)));
+  }
+
+  /* ---- the spiral: an Archimedean spiral, places one pitch apart along it ---- */
+  const B = PITCH / (2 * Math.PI);
+  const arc = (t) => (B / 2) * (t * Math.sqrt(1 + t * t) + Math.asinh(t));
+  function turnAt(length) {
+    let t = Math.sqrt((2 * length) / B);
+    for (let k = 0; k < 8; k += 1) t -= (arc(t) - length) / (B * Math.sqrt(1 + t * t));
+    return t;
+  }
+  const INNER = arc(EYE / B);
+  const OUTER = turnAt(INNER + PITCH * PLACES);
+  function spot(i) {
+    /* Where place i sits (i < 0: the start, before place 0); clockwise from the top, inward. */
+    const t = turnAt(INNER + PITCH * (PLACES - 1 - i));
+    const r = B * t;
+    const angle = OUTER - t;
+    return { x: r * Math.sin(angle), y: -r * Math.cos(angle) };
+  }
+  const SPOTS = Array.from({ length: PLACES }, (_, i) => spot(i));
+  const f = (v) => v.toFixed(1);
+
+  function pyramid(i, kind, where, cls) {
+    const { colour, size } = kindParts(kind);
+    const w = WIDTH[size] * PITCH;
+    const h = w * 1.05;
+    const outline = `M0 ${f(-h / 2)}L${f(w / 2)} ${f(h / 2)}L${f(-w / 2)} ${f(h / 2)}Z`;
+    const status = where === "path" ? "" : where === "eye" ? " (in the Eye)" : ` (${where} took it)`;
+    const { x, y } = SPOTS[i];
+    const gone = where !== "path";
+    return svg("g", { class: "piece " + cls, transform: `translate(${f(x)} ${f(y)})`,
+      "data-index": i, "data-kind": kind, "data-place": where },
+      svg("title", { text: `${i}: ${label(kind)}, ${kindWords(kind)}${status}` }),
+      svg("circle", { class: "hit", r: f(PITCH * 0.5) }),
+      gone ? svg("path", { class: "ghost", d: outline }) : [
+        svg("path", { class: "body pc-" + colour, d: outline }),
+        svg("path", { class: "body shade", d: `M0 ${f(-h / 2)}L${f(w / 2)} ${f(h / 2)}L0 ${f(h / 2)}Z` }),
+        svg("path", { class: "body edge", d: outline }),
+        svg("text", { class: "body", y: f(h * 0.2), text: label(kind) })]);
+  }
+
+  function pawn(name, x, y, moving) {
+    const mark = seatMark(name);
+    return svg("g", { class: "pawn" + (moving ? " moving" : ""), "data-pawn": name,
+      transform: `translate(${f(x)} ${f(y)})` },
+      svg("title", { text: `${name}'s pawn` }),
+      svg("circle", { r: f(PITCH * 0.3), fill: mark.fill }),
+      svg("text", { text: mark.text }));
+  }
+
+  function drawSpiral() {
+    const s = state();
+    const kinds = pathKinds();
+    const where = places();
+    const ahead = new Set(legal());
+    const box = document.getElementById("mandala");
+    const line = SPOTS.map((p, i) => `${i ? "L" : "M"}${f(p.x)} ${f(p.y)}`).join("");
+    const start = spot(-1);
+    const parts = [
+      svg("path", { class: "spiral", d: `M${f(start.x)} ${f(start.y)}` + line.replace(/^M/, "L") }),
+      svg("circle", { class: "eye", r: f(EYE - 0.6 * PITCH) }),
+      svg("text", { class: "mark eye-text", y: -3, text: "Eye" }),
+      svg("text", { class: "mark eye-text", y: 4, text: String(Object.values(s.eye || {}).reduce((a, n) => a + n, 0)) }),
+    ];
+    for (let i = 0; i * PITCH < 2 * Math.PI * (B * OUTER - PITCH); i += 5) {
+      // the outermost turn's places, numbered every five just outside the spiral
+      const p = SPOTS[i];
+      const out = 1 + (0.68 * PITCH) / Math.hypot(p.x, p.y);
+      parts.push(svg("text", { class: "mark", x: f(p.x * out), y: f(p.y * out), text: String(i) }));
+    }
+    kinds.forEach((kind, i) => {
+      const cls = where[i] !== "path" ? "gone" : ahead.has(i) ? "legal" : "behind";
+      parts.push(pyramid(i, kind, where[i], cls + (i === picked ? " picked" : "")));
+    });
+    let waiting = 0;
+    for (const name of seats()) {
+      const at = s.pawns[name];
+      const p = at >= 0 ? SPOTS[at] : spot(-1 - waiting++);
+      parts.push(pawn(name, p.x, p.y, name === s.to_move));
+    }
+    box.replaceChildren(...parts);
+  }
+
+  /* ---- the rest of the page ---- */
+  function kindChip(kind, count) {
+    return el("span", { class: "kind k-" + kindParts(kind).colour, title: kindWords(kind),
+      "data-kind": kind, text: label(kind) + (count > 1 ? ` ×${count}` : "") });
+  }
+
+  function drawHeader() {
+    const s = state();
+    const line = document.getElementById("ice-turn");
+    if (s.over) {
+      line.replaceChildren(el("span", { id: "ice-to-move", text: `Game over: ${s.winner} wins` }));
+    } else {
+      const mark = seatMark(s.to_move);
+      line.replaceChildren(el("span", { class: "seat-dot", style: `background:${mark.fill}`, text: mark.text }),
+        el("span", { id: "ice-to-move", text: `${s.to_move} to move` }),
+        el("small", { text: `· pick ${(s.picks || 0) + 1}` }));
+    }
+    const atEnd = new Set(s.at_end || []);
+    document.getElementById("ice-scores").replaceChildren(...seats().map((name) => {
+      const mark = seatMark(name);
+      return el("span", { class: "chip" + (name === s.to_move ? " turn" : "") +
+          (atEnd.has(name) && !s.over ? " done" : ""), "data-seat": name },
+        el("span", { class: "seat-dot", style: `background:${mark.fill}`, text: mark.text }),
+        el("span", { text: name + " " }), el("strong", { class: "score", text: String(s.scores[name]) }));
+    }));
+  }
+
+  function drawBar() {
+    const s = state();
+    const take = document.getElementById("ice-take");
+    const choices = legal();
+    if (picked !== null && !choices.includes(picked)) picked = null;
+    take.disabled = picked === null;
+    take.textContent = s.over ? "Game over" : picked === null ? `${s.to_move}: tap a piece` :
+      `${s.to_move} takes ${label(pathKinds()[picked])} at ${picked}`;
+    document.getElementById("ice-prev").disabled = !choices.length;
+    document.getElementById("ice-next").disabled = !choices.length;
+    document.getElementById("undo").disabled = !(s.log || []).length;
+  }
+
+  function drawSeats() {
+    const s = state();
+    const atEnd = new Set(s.at_end || []);
+    document.getElementById("ice-seats").replaceChildren(...seats().map((name) => {
+      const at = s.pawns[name];
+      const where = at < 0 ? "at the start" : `pawn at ${at}`;
+      const held = Object.entries((s.held || {})[name] || {});
+      return el("div", { "data-seat-detail": name },
+        el("div", { class: "row" }, el("strong", { text: name }),
+          el("span", { text: `${s.scores[name]} points · ${where}` +
+            (atEnd.has(name) && !s.over ? " · at the end (passes)" : "") })),
+        el("div", { class: "row" }, held.length ? held.map(([kind, n]) => kindChip(kind, n)) :
+          el("small", { text: "no pieces yet" })));
+    }));
+  }
+
+  function drawSets() {
+    const s = state();
+    const kinds = pathKinds();
+    const where = places();
+    const results = new Map((s.scorings || []).map((sc) => [sc.kind, sc.awards]));
+    const grid = document.getElementById("ice-kinds");
+    const cells = [];
+    for (const colour of COLOURS) {
+      for (const size of [1, 2, 3]) {
+        const kind = `${colour}-${size}`;
+        const left = kinds.filter((k, i) => k === kind && where[i] === "path").length;
+        const awards = results.get(kind);
+        const said = awards === undefined ? `${left} on the path` :
+          Object.keys(awards).length ? Object.entries(awards).map(([n, p]) => `${n} ${p}`).join(", ") :
+            "lost to the Eye";
+        cells.push(el("div", { class: awards === undefined ? "" : "scored", "data-set": kind },
+          kindChip(kind, 1), el("div", { text: (awards === undefined ? "" : "✓ ") + said })));
+      }
+    }
+    grid.replaceChildren(...cells);
+    document.getElementById("ice-scored-count").textContent = `${results.size} of 15 scored`;
+    document.getElementById("ice-scorings").replaceChildren(...(s.scorings || []).map((sc) => {
+      const awards = Object.entries(sc.awards);
+      return el("li", { "data-scoring": sc.kind }, kindChip(sc.kind, 1),
+        el("span", { text: " " + (awards.length ? awards.map(([n, p]) => `${n} ${p}`).join(", ") :
+          "lost to the Eye: nobody scores") }));
+    }));
+  }
+
+  function drawEye() {
+    const eye = Object.entries(state().eye || {});
+    const count = eye.reduce((a, [, n]) => a + n, 0);
+    document.getElementById("ice-eye-count").textContent = `${count} piece${count === 1 ? "" : "s"}`;
+    document.getElementById("ice-eye").replaceChildren(...(eye.length ?
+      eye.map(([kind, n]) => kindChip(kind, n)) : [el("small", { text: "empty" })]));
+  }
+
+  function drawResult() {
+    const s = state();
+    document.getElementById("ice-result").hidden = !s.over;
+    if (!s.over) return;
+    document.getElementById("ice-ranking").replaceChildren(...ranking().map((name) =>
+      el("li", { "data-rank": name }, el("strong", { text: name }),
+        el("span", { text: ` ${s.scores[name]} points` + (name === s.winner ? " — wins" : "") }))));
+  }
+
+  function drawLog() {
+    const log = state().log || [];
+    const last = log.length ? log[log.length - 1].instructions || [] : [];
+    document.getElementById("ice-last").hidden = !last.length;
+    document.getElementById("ice-notes").replaceChildren(...last.map((text) => el("li", { text })));
+    document.getElementById("history").replaceChildren(...log.map((entry, i) =>
+      el("li", { text: `pick ${i + 1} (place ${entry.action}): ${(entry.instructions || []).join("; ")}` })));
+  }
+
+  function drawBuildList() {
+    const kinds = pathKinds();
+    const lines = [];
+    for (let i = 0; i < kinds.length; i += 5) {
+      lines.push(el("li", {}, el("span", { class: "at", text: `${i}–${Math.min(i + 4, kinds.length - 1)}` }),
+        kinds.slice(i, i + 5).map((kind) => kindChip(kind, 1))));
+    }
+    document.getElementById("ice-list").replaceChildren(...lines);
+    const seed = state().seed;
+    document.getElementById("ice-seed").textContent = seed === null || seed === undefined ?
+      "a given layout" : `seed ${seed}`;
+  }
+
+  function draw() {
+    drawHeader();
+    drawSpiral();
+    drawBar();
+    drawResult();
+    drawLog();
+    drawSeats();
+    drawSets();
+    drawEye();
+  }
+
+  /* ---- acting ---- */
+  function choose(i) {
+    picked = i;
+    drawSpiral();
+    drawBar();
+  }
+
+  document.getElementById("mandala").addEventListener("click", (event) => {
+    const piece = event.target.closest && event.target.closest("[data-index]");
+    if (!piece) return;
+    const i = Number(piece.getAttribute("data-index"));
+    const s = state();
+    if (legal().includes(i)) { choose(i); return; }
+    if (s.over) Panel.say("The game is over.");
+    else if (places()[i] !== "path") Panel.say(`Place ${i} is empty.`);
+    else Panel.say(`${s.to_move} cannot take ${i}: it is behind ${s.to_move}'s pawn at ${s.pawns[s.to_move]}.`);
+  });
+
+  function step(direction) {
+    const choices = legal();
+    if (!choices.length) return;
+    const at = choices.indexOf(picked);
+    const next = at < 0 ? (direction > 0 ? 0 : choices.length - 1) :
+      (at + direction + choices.length) % choices.length;
+    choose(choices[next]);
+  }
+  document.getElementById("ice-prev").addEventListener("click", () => step(-1));
+  document.getElementById("ice-next").addEventListener("click", () => step(1));
+
+  const refresh = coalesce(async () => { game = await api("GET", url); draw(); });
+
+  async function send(path, body) {
+    try {
+      game = await api("POST", url + path, { version: game.version, ...body });
+      picked = null;
+      draw();
+    } catch (error) {
+      if (error.status === 409) refresh();
+    }
+  }
+  document.getElementById("ice-take").addEventListener("click", () => {
+    if (picked !== null) send("/actions", { action: { pick: picked } });
+  });
+  document.getElementById("undo").addEventListener("click", () => send("/undo", {}));
+
+  live((item) => {
+    if (item.type === "game" && item.id === game.id) {
+      if (item.deleted) Panel.say("This game was deleted on another phone.");
+      else if (item.version > game.version) {
+        game = { id: item.id, kind: item.kind, version: item.version, state: item.state };
+        draw();
+      }
+    } else if (item.type === "state") refresh();  // (re)connected: catch up
+  });
+
+  drawBuildList();
+  draw();
+})();

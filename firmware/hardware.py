@@ -16,7 +16,7 @@ from firmware.buttons import Buttons
 from firmware.emulator import RingTurner
 from firmware.errors import HardwareError
 from firmware.leds import LedStrip, make_strip, self_test
-from firmware.maps import LedMap, MapError, PinMap, check_led_map
+from firmware.maps import LedMap, PinMap, check_led_map
 from firmware.pins import make_factory
 from firmware.rings import DEFAULT_SETTLE_MS, RingBank, RingReport
 
@@ -54,14 +54,15 @@ class Hardware:
         ``pin_backend`` defaults to ``"mock"`` when emulating and ``"lgpio"`` otherwise;
         ``sweep_delay_s`` (the self-test's pause per frame) to 0 when emulating.
 
-        :raises MapError: when the LED map does not fit the strip or the board's spokes.
+        ``spokes`` is the board the sensors count for now (``bank.set_spokes`` changes it);
+        an LED map with another number of spoke pixels is accepted.
+
+        :raises MapError: when the LED map does not fit the strip.
         :raises HardwareError: when a backend cannot be used here (nothing is left open).
         """
         check_led_map(led_map, pin_map.leds.count, "leds")
-        if led_map.spokes and len(led_map.spokes) != spokes:
-            raise MapError(
-                f"leds: spokes: {len(led_map.spokes)} pixels but the board has {spokes} spokes"
-            )
+        # An LED map whose spoke pixels do not fit the board is no reason to refuse: the
+        # board changes with the game, and the table leaves those pixels off (and says so).
         backend = pin_backend or ("mock" if emulate else "lgpio")
         if emulate and backend != "mock":
             raise HardwareError(f"emulation needs the mock pin backend, not {backend!r}")

@@ -95,13 +95,21 @@ class _Ring:
         "offset",
         "phase",
         "settled",
+        "spokes",
         "table",
     )
 
-    def __init__(
-        self, index: int, decoder: Decoder, detents_per_slot: int, lines: int, offset: int
+    def __init__(  # noqa: PLR0917
+        self,
+        index: int,
+        decoder: Decoder,
+        detents_per_slot: int,
+        lines: int,
+        offset: int,
+        spokes: int,
     ) -> None:
         self.index = index
+        self.spokes = spokes
         self.decoder = decoder
         self.table: tuple[Step, ...] = decoder.edge_table
         self.at_rest = tuple(decoder.at_rest(p) for p in range(len(self.table) // 4))
@@ -169,7 +177,14 @@ class RingBank:
                 b = self._claim(factory, pins.b, f"rings[{index}].b")
                 lines = (2 if a.pin.state else 0) | (1 if b.pin.state else 0)
                 self._rings.append(
-                    _Ring(index, Decoder.for_ring(pins), pins.detents_per_slot, lines, start[index])
+                    _Ring(
+                        index,
+                        Decoder.for_ring(pins),
+                        pins.detents_per_slot,
+                        lines,
+                        start[index],
+                        spokes,
+                    )
                 )
             with self._lock:
                 for ring in self._rings:
@@ -208,7 +223,7 @@ class RingBank:
         low = line * 2
         high = low + 1
         lock, wake, report = self._lock, self._wake, self._report
-        table, at_rest, spokes, settle_s = ring.table, ring.at_rest, self.spokes, self.settle_s
+        table, at_rest, settle_s = ring.table, ring.at_rest, self.settle_s
         index = ring.index
 
         def when_changed(ticks: float, state: Any) -> None:
@@ -235,7 +250,7 @@ class RingBank:
                     )
                     if not off_slot:
                         aligned = True
-                        offset = (ring.anchor_slot + slots) % spokes
+                        offset = (ring.anchor_slot + slots) % ring.spokes
                 if offset != ring.offset or aligned != ring.aligned or ring.settled:
                     ring.offset = offset
                     ring.aligned = aligned
@@ -317,6 +332,40 @@ class RingBank:
         with self._lock:
             self._check_open()
             self._set(self._rings[ring], offset)
+
+    def set_spokes(self, spokes: int, offsets: Sequence[int] | None = None) -> None:
+        """Count offsets modulo ``spokes`` from now on (another board went on the table).
+
+        Each ring's current slot becomes ``offsets[ring]`` (default: its offset modulo the new
+        spokes), and every ring is reported with kind ``"set"`` -- even an unchanged one --
+        so a consumer that queued reports counted under the old spokes ends on the new ones.
+
+        :raises RequestError: when ``spokes`` or an offset is out of range.
+        :raises HardwareError: when the bank is closed.
+        """
+        if isinstance(spokes, bool) or not isinstance(spokes, int) or spokes < 1:
+            raise RequestError(f"spokes must be 1 or more, got {spokes!r}")
+        with self._lock:
+            self._check_open()
+            start = (
+                list(offsets)
+                if offsets is not None
+                else [ring.offset % spokes for ring in self._rings]
+            )
+            if len(start) != len(self._rings):
+                raise RequestError(f"offsets: {len(start)} given for {len(self._rings)} rings")
+            for index, offset in enumerate(start):
+                self._check_offset(index, offset, spokes, "offsets")
+            self.spokes = spokes
+            for ring, offset in zip(self._rings, start, strict=True):
+                ring.spokes = spokes
+                ring.anchor_detent = ring.detents
+                ring.anchor_slot = offset
+                ring.offset = offset
+                ring.aligned = ring.at_rest[ring.phase]
+                if not ring.aligned:
+                    ring.settled = False
+                self._send(ring, "set")
 
     # -- queries ---------------------------------------------------------------------------
 

@@ -127,11 +127,33 @@ def spoke_colour(scene: Scene, spoke: int, phase: int) -> RGB:
     return OFF
 
 
-def render_frame(scene: Scene, led_map: LedMapLike, count: int, phase: int = 0) -> list[RGB]:
+def spokes_fit(led_map: LedMapLike, spokes: int | None) -> bool:
+    """Say whether the map's spoke pixels can show a board of ``spokes`` spokes (one each).
+
+    ``None`` (no board on the table) fits any map.
+    """
+    return spokes is None or len(led_map.spokes) == spokes
+
+
+def spokes_warning(led_map: LedMapLike, spokes: int | None) -> str | None:
+    """The panel's warning when the spoke pixels do not fit the board, else ``None``."""
+    if spokes_fit(led_map, spokes) or not led_map.spokes:
+        return None
+    return (
+        f"the LED map has {len(led_map.spokes)} spoke pixels but this board has {spokes} "
+        "spokes: the spoke LEDs stay off (bases and scores still light)"
+    )
+
+
+def render_frame(
+    scene: Scene, led_map: LedMapLike, count: int, phase: int = 0, spokes: int | None = None
+) -> list[RGB]:
     """Return the colour of every pixel of a ``count``-pixel strip for ``scene``.
 
     ``phase`` counts quarter seconds (blinking elements alternate with it). Pixel indices
     the map gives beyond ``count`` are ignored; pixels the map does not name stay off.
+    ``spokes``: the board's spokes; when the map's spoke pixels do not fit them
+    (:func:`spokes_fit`), the spoke pixels stay off and only bases and scores light.
     """
     frame: list[RGB] = [OFF] * count
 
@@ -139,8 +161,9 @@ def render_frame(scene: Scene, led_map: LedMapLike, count: int, phase: int = 0) 
         if 0 <= index < count:
             frame[index] = colour
 
-    for spoke, index in enumerate(led_map.spokes):
-        put(index, spoke_colour(scene, spoke, phase))
+    if spokes_fit(led_map, spokes):
+        for spoke, index in enumerate(led_map.spokes):
+            put(index, spoke_colour(scene, spoke, phase))
     for base in scene.bases:
         if 0 <= base.corner < len(led_map.bases):
             colour = seat_rgb(base.colour)

@@ -9,6 +9,7 @@ store, the sensed rings or the LED strip, so no lock guards the game state.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import queue
 import random
@@ -35,9 +36,17 @@ from companion.games.base import (
     as_str,
     get,
 )
-from companion.table import leds, live, stones_view
+from companion.table import cards_view, leds, live, stones_view
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
 from companion.table.hub import Hub, Subscription
+from companion.table.seats import GameTokens, Viewer, digest
+from companion.table.sensors import (
+    SPOKES_KEY,
+    fit_offsets,
+    memory_key,
+    parse_offsets,
+    parse_spokes,
+)
 from companion.table.store import GameRow, Store
 
 log = logging.getLogger(__name__)
@@ -45,6 +54,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 RINGS = "rings"
+CARDS = "cards"
 ICEHOUSE = "icehouse"
 ICEHOUSE_VIEW = ("seed", "path", "places", "scorings", "at_end")
 """What an icehouse page needs besides the summary (the layout to build and to tap)."""
@@ -182,6 +192,8 @@ class Table:
         self._refusal: str | None = None
         self._last_reason: str | None = None
         self.warnings: list[str] = []
+        self._tokens: dict[str, GameTokens] = {}
+        """Per game, the digests of its host and seat tokens (cards played on the panel)."""
         self.hub = Hub(self._snapshot)
         self.started_at = 0.0
 
@@ -198,6 +210,7 @@ class Table:
         self.warnings.extend(self._store.warnings)
         for row in self._store.games():
             self._games[row.id] = self._load(row, self._store.journal(row.id))
+        self._tokens = {key: GameTokens(value) for key, value in self._store.tokens().items()}
         active = self._store.setting(ACTIVE_KEY)
         self._active = active if active in self._games else None
         self._attach_hardware()
@@ -215,19 +228,69 @@ class Table:
         arg = self._hardware_arg
         if arg is None:
             return
+        spokes = self._spokes()
         if callable(arg) and not hasattr(arg, "bank"):
-            assert self._store is not None
-            saved = self._store.ring_offsets()
-            offsets = [saved.get(r, 0) for r in range(RING_COUNT)] if saved else None
-            self.hardware = arg(self.when_ring, self.when_button, self._spokes(), offsets)
+            # The sensors count modulo the spokes of the game on the board; the offsets
+            # saved for another board are never handed to them as they are.
+            store = self._db()
+            saved = store.ring_offsets()
+            last = [saved.get(r, 0) for r in range(RING_COUNT)] if saved else None
+            counted = parse_spokes(store.setting(SPOKES_KEY))
+            offsets = fit_offsets(
+                last, counted, spokes, parse_offsets(store.setting(memory_key(spokes)), spokes)
+            )
+            self.hardware = arg(self.when_ring, self.when_button, spokes, offsets)
+            if offsets is not None and offsets != last:
+                self._store_offsets(counted, last, offsets)
+            self._remember_spokes(spokes)
         else:
             self.hardware = arg
+            self._fit_sensors(spokes)
         self._sense = [self._sense_of(status) for status in self.hardware.bank.status()]
 
     def _spokes(self) -> int:
         if self._active is not None and self._games[self._active].error is None:
             return int(self._games[self._active].state.board.spokes)
+        if self.hardware is not None:
+            return int(self.hardware.bank.spokes)
         return 16
+
+    def _fit_sensors(self, spokes: int) -> None:
+        """Make the ring bank count modulo ``spokes`` (a board of another size went on).
+
+        The offsets sensed on the old board are remembered for it; the new board starts
+        from the offsets last sensed on a board of its size (see ``companion.table.sensors``).
+        """
+        bank = self.hardware.bank if self.hardware is not None else None
+        old = int(getattr(bank, "spokes", spokes))
+        if bank is None or old == spokes:
+            return
+        current = [int(o) for o in bank.offsets()]
+        store = self._db()
+        offsets = fit_offsets(
+            current, old, spokes, parse_offsets(store.setting(memory_key(spokes)), spokes)
+        )
+        # Reports queued under the old count are dropped or overwritten: the bank reports
+        # every ring again ("set") once it counts modulo the new spokes.
+        bank.set_spokes(spokes, offsets)
+        self._sense = [self._sense_of(status) for status in bank.status()]
+        self._store_offsets(old, current, [ring.offset for ring in self._sense])
+        self._remember_spokes(spokes)
+
+    def _store_offsets(self, old: int | None, last: list[int] | None, now: list[int]) -> None:
+        """Remember ``last`` for boards of ``old`` spokes; store ``now`` as the offsets."""
+        try:
+            if old is not None and last is not None:
+                self._db().put_setting(memory_key(old), json.dumps(last))
+            self._db().save_offsets(dict(enumerate(now)))
+        except StorageError as error:
+            log.error("%s", error)
+
+    def _remember_spokes(self, spokes: int) -> None:
+        try:
+            self._db().put_setting(SPOKES_KEY, str(spokes))
+        except StorageError as error:
+            log.error("%s", error)
 
     @staticmethod
     def _sense_of(status: Any) -> live.RingSense:
@@ -383,34 +446,66 @@ class Table:
         """
         return self._call(lambda: self._create(body))
 
-    def get_game(self, game_id: str) -> dict[str, JSON]:
+    def get_game(self, game_id: str, viewer: Viewer | None = None) -> dict[str, JSON]:
         """``{"id", "kind", "version", "state"}``; rings add the live turn to the state.
+
+        A card game played on the panel shows ``viewer`` only what its tokens may see.
 
         :raises NotFound: when there is no such game.
         """
-        return self._call(lambda: self._view(self._find(game_id)))
+        return self._call(lambda: self._view(self._find(game_id), viewer))
 
-    def act(self, game_id: str, version: int, action: dict[str, JSON]) -> dict[str, JSON]:
+    def act(
+        self,
+        game_id: str,
+        version: int,
+        action: dict[str, JSON],
+        viewer: Viewer | None = None,
+    ) -> dict[str, JSON]:
         """Apply one step: a record step, or a live ring-board step (dice, roll, confirm,
         accept_offsets, resume). Answers the new ``{"id", "kind", "version", "state"}``.
 
         :raises NotFound: no such game. :raises Conflict: stale version, or not possible now.
         :raises RecordError: malformed. :raises IllegalAction: the rules refuse it.
         :raises StorageError: not saved (nothing changed).
+        :raises Forbidden: a card game played on the panel, without the acting seat's token.
         """
-        return self._call(lambda: self._act(game_id, version, action))
+        return self._call(lambda: self._act(game_id, version, action, viewer))
 
-    def undo(self, game_id: str, version: int) -> dict[str, JSON]:
+    def undo(self, game_id: str, version: int, viewer: Viewer | None = None) -> dict[str, JSON]:
         """Remove the game's last accepted action (rings: the last confirmed turn, whose
         dice become the dice of the turn in progress again). The version goes up.
 
-        :raises NotFound: no such game. :raises Conflict: stale version or nothing to undo.
+        :raises NotFound: no such game. :raises Conflict: stale version or nothing to undo
+            (or, cards, refused by section 11). :raises Forbidden: cards played on the
+            panel, without a seat token.
         """
-        return self._call(lambda: self._undo(game_id, version))
+        return self._call(lambda: self._undo(game_id, version, viewer))
 
-    def delete(self, game_id: str) -> None:
-        """Remove a game and its journal. :raises NotFound: no such game."""
-        self._call(lambda: self._delete(game_id))
+    def delete(self, game_id: str, viewer: Viewer | None = None) -> None:
+        """Remove a game and its journal. :raises NotFound: no such game.
+
+        :raises Forbidden: a card game hiding hands, without its host token.
+        """
+        self._call(lambda: self._delete(game_id, viewer))
+
+    def take_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
+        """Give a phone the token of ``seat`` of a card game played on the panel.
+
+        A free seat gets a new token; a taken seat only its own token again. Answers
+        ``{"id", "seat", "name", "token"}``.
+
+        :raises Forbidden: taken by another phone. :raises NotFound: no such game or seat.
+        :raises Conflict: not a game with seats to take.
+        """
+        return self._call(lambda: self._take_seat(game_id, seat, viewer))
+
+    def free_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
+        """Forget ``seat``'s token (the host's phone only); answers ``{"id", "seat", "taken"}``.
+
+        :raises Forbidden: without the host token. :raises NotFound: no such game or seat.
+        """
+        return self._call(lambda: self._free_seat(game_id, seat, viewer))
 
     def export(self, game_id: str) -> dict[str, JSON]:
         """The game's record (its board or data file inlined); ``mandala replay`` reads it.
@@ -465,12 +560,13 @@ class Table:
         turner.press(name)
         return {"button": name}
 
-    def subscribe(self) -> Subscription:
-        """A live stream: the current state first, then one item per change.
+    def subscribe(self, viewer: Viewer | None = None) -> Subscription:
+        """A live stream: the current state first, then one item per change, as ``viewer``
+        may see them.
 
         :raises Conflict: when too many streams are open.
         """
-        return self._call(lambda: self.hub.subscribe(self._snapshot()))
+        return self._call(lambda: self.hub.subscribe(self._snapshot(viewer), viewer))
 
     def status(self) -> dict[str, JSON]:
         """Health of the service: thread alive, warnings (e.g. a database set aside)."""
@@ -541,6 +637,9 @@ class Table:
                 new_state = outcome.state
             else:
                 new_state = engine.apply(game.state, action)
+            if game.kind == CARDS:
+                step = engine.action_to_json(action)
+                notes = cards_view.describe(game.state, step, new_state)
         except GameError as error:
             raise error.at(f"{engine.STEP_WORD} {number}") from error
         game.actions.append(engine.action_to_json(action))
@@ -601,6 +700,8 @@ class Table:
             imported = False
         if kind == RINGS:
             setup = self._resolve_board(setup)
+        if kind == CARDS and not imported:
+            setup = cards_view.new_setup(setup)
         if not imported and kind in RANDOM_SETUP and not {"seed", RANDOM_SETUP[kind]} & set(setup):
             # A new game with neither its layout nor a seed: pick a seed (kept in the setup).
             setup["seed"] = secrets.randbelow(2**31)
@@ -633,13 +734,17 @@ class Table:
         for obj in steps:
             self._play(game, obj)
         actions = list(game.actions)
+        host, digests = cards_view.host_tokens(game.state) if kind == CARDS else (None, {})
         store = self._db()
-        store.add_game(row, game.seat_names(), actions)
+        store.add_game(row, game.seat_names(), actions, tokens=digests)
         self._games[game_id] = game
+        self._tokens[game_id] = GameTokens(dict(digests))
         if kind == RINGS:
             self._put_on_board(game, "import" if imported else "new")
         self._changed(game)
-        return self._view(game)
+        if host is None:
+            return self._view(game)
+        return {**self._view(game, Viewer((host,))), "host_token": host}
 
     def _put_on_board(self, game: Game, reason: live.ResyncReason) -> None:
         """Make ``game`` the ring-board game the sensors drive, and start its re-sync."""
@@ -650,6 +755,8 @@ class Table:
         self._active = game.id
         self._resync = None
         self._refusal = None
+        if self.hardware is not None and game.error is None:
+            self._fit_sensors(int(game.state.board.spokes))
         if self.hardware is not None and not game.over:
             self._resync = live.Resync(reason, tuple(game.state.offsets))
             self._check_resync()
@@ -663,8 +770,12 @@ class Table:
                 "reload it and try again"
             )
 
-    def _act(self, game_id: str, version: int | None, action: JSON) -> dict[str, JSON]:
+    def _act(
+        self, game_id: str, version: int | None, action: JSON, viewer: Viewer | None = None
+    ) -> dict[str, JSON]:
         game = self._find(game_id)
+        if game.kind == CARDS and game.error is None:
+            cards_view.check_turn(game.state, self._tokens_of(game), viewer or Viewer())
         if version is not None:
             self._check_version(game, version)
         if game.error is not None:
@@ -679,7 +790,7 @@ class Table:
             step = action[word] if list(action) == [word] else action
             self._act_step(game, step)
         self._changed(game)
-        return self._view(game)
+        return self._view(game, viewer)
 
     def _act_step(self, game: Game, obj: JSON) -> None:
         self._play(game, obj)
@@ -754,13 +865,17 @@ class Table:
         assert turn.dice is not None and turn.rotations is not None
         self._act_step(game, {"dice": turn.dice, "rotations": turn.rotations})
 
-    def _undo(self, game_id: str, version: int) -> dict[str, JSON]:
+    def _undo(self, game_id: str, version: int, viewer: Viewer | None = None) -> dict[str, JSON]:
         game = self._find(game_id)
         self._check_version(game, version)
         if game.error is not None:
             raise Conflict(f"game {game.id} {game.error}")
         if not game.actions:
             raise Conflict(f"nothing to undo: no {game.engine.STEP_WORD} yet")
+        if game.kind == CARDS:
+            cards_view.check_undo(
+                game.states, game.actions, self._tokens_of(game), viewer or Viewer()
+            )
         undone = game.actions[-1]
         dice = None
         source = None
@@ -777,12 +892,15 @@ class Table:
                 self._resync = live.Resync("undo", tuple(game.state.offsets))
                 self._check_resync()
         self._changed(game)
-        return self._view(game)
+        return self._view(game, viewer)
 
-    def _delete(self, game_id: str) -> None:
+    def _delete(self, game_id: str, viewer: Viewer | None = None) -> None:
         game = self._find(game_id)
+        if game.kind == CARDS and game.error is None:
+            cards_view.check_delete(game.state, self._tokens_of(game), viewer or Viewer())
         self._db().delete_game(game.id)
         del self._games[game.id]
+        self._tokens.pop(game.id, None)
         if self._active == game.id:
             self._active = None
             self._resync = None
@@ -808,9 +926,42 @@ class Table:
         record[game.engine.ACTIONS_KEY] = list(game.actions)
         return record
 
-    def _view(self, game: Game) -> dict[str, JSON]:
+    def _tokens_of(self, game: Game) -> GameTokens:
+        return self._tokens.setdefault(game.id, GameTokens())
+
+    def _take_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
+        game = self._find(game_id)
+        if game.kind != CARDS or game.error is not None:
+            raise Conflict(f"game {game.id} has no seats to take: only cards played on the panel")
+        tokens = self._tokens_of(game)
+        token = cards_view.token_to_give(game.state, tokens, seat, viewer)
+        stored = digest(token)
+        if tokens.digests.get(seat) != stored:
+            self._db().set_token(game.id, seat, stored)
+            tokens.digests[seat] = stored
+            self._changed(game)
+        name = game.state.seats[seat]
+        return {"id": game.id, "seat": seat, "name": name, "token": token}
+
+    def _free_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
+        game = self._find(game_id)
+        if game.kind != CARDS or game.error is not None:
+            raise Conflict(f"game {game.id} has no seats to free: only cards played on the panel")
+        tokens = self._tokens_of(game)
+        cards_view.check_free(game.state, tokens, seat, viewer)
+        if seat in tokens.digests:
+            self._db().set_token(game.id, seat, None)
+            del tokens.digests[seat]
+            self._changed(game)
+        return {"id": game.id, "seat": seat, "taken": False}
+
+    def _view(self, game: Game, viewer: Viewer | None = None) -> dict[str, JSON]:
         if game.error is not None:
             state: dict[str, JSON] = {"error": game.error}
+        elif game.kind == CARDS:
+            # What this viewer may see (the shared view without a token); never the summary.
+            tokens = self._tokens_of(game)
+            state = cards_view.state_view(game.states, game.actions, tokens, viewer or Viewer())
         else:
             state = dict(game.engine.summary(game.state))
         # "log", not "history": a summary may have its own "history" (icehouse does).
@@ -852,8 +1003,8 @@ class Table:
 
     def _take_report(self, report: Any) -> None:
         ring = int(report.ring)
-        if not 0 <= ring < len(self._sense):
-            return
+        if not 0 <= ring < len(self._sense) or not 0 <= int(report.offset) < self._spokes():
+            return  # counted under another board's spokes (queued before a board change)
         old = self._sense[ring]
         self._sense[ring] = replace(
             old,
@@ -947,6 +1098,7 @@ class Table:
             "emulated": bool(hardware.emulated) if hardware is not None else False,
             "hardware": hardware is not None,
             "spokes": self._spokes(),
+            "led_warning": self._led_warning(),
             "game": self._active,
             "leds": [list(pixel) for pixel in self._frame],
         }
@@ -1000,6 +1152,11 @@ class Table:
         if board_changed:
             self.hub.publish({"type": "board", "board": self._board_view()})
 
+    def _led_warning(self) -> str | None:
+        if self.hardware is None or self.hardware.strip is None:
+            return None
+        return leds.spokes_warning(self.hardware.led_map, self._spokes())
+
     def _led_count(self) -> int:
         hardware = self.hardware
         if hardware is None or hardware.strip is None:
@@ -1011,7 +1168,9 @@ class Table:
         if not count:
             return False
         phase = int(time.monotonic() * 4)
-        frame = leds.render_frame(self._scene, self.hardware.led_map, count, phase)
+        frame = leds.render_frame(
+            self._scene, self.hardware.led_map, count, phase, spokes=self._spokes()
+        )
         if frame == self._frame:
             return False
         self._frame = frame
@@ -1023,7 +1182,7 @@ class Table:
     def _changed(self, game: Game) -> None:
         """Tell the subscribers about a changed game, then refresh the board's view."""
         if self.hub.count():
-            self.hub.publish({"type": "game", **self._view(game)})
+            self.hub.publish(lambda viewer: {"type": "game", **self._view(game, viewer)})
         self._publish_games()
         self._refresh(game_published=game.id)
 
@@ -1031,12 +1190,12 @@ class Table:
         if self.hub.count():
             self.hub.publish({"type": "games", "games": self._list()})
 
-    def _snapshot(self) -> dict[str, JSON]:
+    def _snapshot(self, viewer: Viewer | None = None) -> dict[str, JSON]:
         game = self._games.get(self._active) if self._active else None
         return {
             "type": "state",
             "games": self._list(),
             "board": self._board_view(),
-            "game": self._view(game) if game is not None else None,
+            "game": self._view(game, viewer) if game is not None else None,
             "warnings": list(self.warnings),
         }

@@ -196,6 +196,9 @@
     const refusal = document.getElementById("refusal");
     refusal.hidden = !state().refusal;
     refusal.textContent = state().refusal || "";
+    const warning = document.getElementById("led-warning");
+    warning.hidden = !(sensed && sensed.led_warning);
+    warning.textContent = (sensed && sensed.led_warning) || "";
   }
 
   function drawEmulator() {

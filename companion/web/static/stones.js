@@ -1,0 +1,403 @@
+/* Mandala Stones: the generated main board to build from, then each PICK (artist,
+   destination, first stone, player-board space) and SCORE (an option from the engine's
+   list, best first, and the mandala order), objectives, undo, live on every phone.
+   No rule is worked out here: the legal picks and the score options come with the state. */
+"use strict";
+(() => {
+  const { el, api, live, say, coalesce, letter } = Panel;
+  let game = Panel.data.game;
+  const url = "/api/games/" + encodeURIComponent(game.id);
+  const DIRS = ["N", "E", "S", "W"];
+  const STEP = { N: [-1, 0], E: [0, 1], S: [1, 0], W: [0, -1] };
+  const MARK = { dots: "•", lines: "≡" };
+  const COLOUR_NAME = { red: "Red", purple: "Purple", blue: "Blue", yellow: "Yellow" };
+  let pick = {};  // what this phone has chosen of the PICK so far: artist, to, first, space
+  let chosen = null;  // the score option chosen (its index in score_options)
+  let order = [];  // the mandala order being tapped for the chosen option
+
+  const st = () => game.state || {};
+  const seats = () => Object.keys(st().scores || {});
+  const key = (cell) => cell[0] + "," + cell[1];
+  const same = (a, b) => Boolean(a && b) && a[0] === b[0] && a[1] === b[1];
+  const cellText = (cell) => `[${cell[0]}, ${cell[1]}]`;
+  const next = (cell, d) => [cell[0] + STEP[d][0], cell[1] + STEP[d][1]];
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const moverName = () => (st().phase === "over" ? null : st().to_move);
+  const moverBoard = () => ((st().boards || {})[moverName()] || []);
+  const artistAt = (cell) => (st().artists || []).find((a) => same(a.at, cell));
+  const picksOf = (artist) => (st().picks || []).filter((p) => same(p.artist, artist));
+  const movePick = () => (st().picks || []).find((p) => same(p.artist, pick.artist) &&
+    same(p.to, pick.to));
+
+  function stone(name, big) {
+    const [colour, pattern] = name.split("-");
+    return el("span", { class: `stone ${colour} ${pattern}${big ? " big" : ""}`, role: "img",
+      title: name, "aria-label": name, "data-stone": name },
+    el("span", { class: "t", text: letter(colour) + (MARK[pattern] || "?") }));
+  }
+
+  /* The stones the PICK takes, clockwise from the first: [direction, stone] pairs. */
+  function tower() {
+    const move = movePick();
+    if (!move || !pick.first) return [];
+    const start = DIRS.indexOf(pick.first);
+    const turn = DIRS.slice(start).concat(DIRS.slice(0, start));
+    return turn.filter((d) => move.first.includes(d)).map((d) => {
+      const stack = st().stacks[key(next(pick.to, d))] || [];
+      return [d, stack[stack.length - 1]];
+    });
+  }
+
+  /* ---- the main board ---- */
+  function drawBoard() {
+    const board = document.getElementById("main-board");
+    const s = st();
+    const move = movePick();
+    const taken = tower();
+    const movable = new Set((s.picks || []).map((p) => key(p.artist)));
+    const targets = new Set(pick.artist ? picksOf(pick.artist).map((p) => key(p.to)) : []);
+    const cells = [];
+    for (let r = 1; r <= 7; r += 1) {
+      for (let c = 1; c <= 7; c += 1) {
+        const cell = [r, c];
+        if (r % 2 === 0 && c % 2 === 0) cells.push(artistSpace(cell, movable, targets));
+        else if ((r + c) % 2 === 1) cells.push(stackSpace(cell, move, taken));
+        else cells.push(el("div", { class: "cell unused", "aria-hidden": "true" }));
+      }
+    }
+    board.replaceChildren(...cells);
+  }
+
+  function artistSpace(cell, movable, targets) {
+    const artist = artistAt(cell);
+    const classes = ["cell", "aspace"];
+    if (artist && movable.has(key(cell))) classes.push("target");
+    if (same(cell, pick.artist) || same(cell, pick.to)) classes.push("chosen");
+    else if (targets.has(key(cell))) classes.push("target");
+    let label = `artist space ${cellText(cell)}`;
+    let inside = null;
+    if (artist) {
+      const moving = same(cell, pick.artist) && pick.to;
+      label += `: ${artist.pattern} artist${moving ? " (moving)" : ""}`;
+      inside = el("span", { class: `artist ${artist.pattern}${moving ? " moving" : ""}` },
+        el("span", { text: artist.pattern }));
+    } else if (same(cell, pick.to)) {
+      const mover = artistAt(pick.artist);
+      label += `: the ${mover ? mover.pattern : ""} artist moves here`;
+      inside = el("span", { class: `artist ${mover ? mover.pattern : ""}` }, el("span", { text: "→ here" }));
+    }
+    return el("button", { type: "button", class: classes.join(" "), "data-cell": key(cell),
+      "data-artist": artist ? key(cell) : null, "aria-label": label }, inside);
+  }
+
+  function stackSpace(cell, move, taken) {
+    const stack = st().stacks[key(cell)] || [];
+    const classes = ["cell", "stack"];
+    let badge = null;
+    let label = `stack ${cellText(cell)}, bottom to top: ${stack.join(", ") || "empty"}`;
+    if (move) {
+      const d = DIRS.find((dir) => same(next(pick.to, dir), cell));
+      if (d && move.first.includes(d)) {
+        classes.push("eligible");
+        const place = taken.findIndex(([dir]) => dir === d);
+        if (place >= 0) badge = el("span", { class: "order-badge", text: `${place + 1}.` });
+        label += `; eligible (${d})${place >= 0 ? `, taken ${place + 1}.` : ""}`;
+      } else if (d) classes.push("blocked");
+    }
+    if (!stack.length) classes.push("empty-stack");
+    return el("button", { type: "button", class: classes.join(" "), "data-cell": key(cell),
+      "aria-label": label }, stack.map((name) => stone(name)), badge);
+  }
+
+  function tapBoard(event) {
+    const target = event.target.closest("[data-cell]");
+    if (!target || st().phase !== "play") return;
+    const cell = target.getAttribute("data-cell").split(",").map(Number);
+    const s = st();
+    if (artistAt(cell) && picksOf(cell).length) {
+      pick = same(cell, pick.artist) ? {} : { artist: cell };
+    } else if (pick.artist && picksOf(pick.artist).some((p) => same(p.to, cell))) {
+      pick = { artist: pick.artist, to: cell, space: pick.space };
+      const move = movePick();
+      if (move.first.length === 1) pick.first = move.first[0];
+    } else if (pick.to) {
+      const move = movePick();
+      const d = DIRS.find((dir) => same(next(pick.to, dir), cell));
+      if (!d || !move.first.includes(d)) {
+        say(`The stack at ${cellText(cell)} is not eligible for this artist.`);
+        return;
+      }
+      pick.first = d;
+    } else if (!(s.picks || []).length) {
+      return;
+    } else {
+      say(pick.artist ? "Tap an outlined artist space for the artist." :
+        "Tap an outlined artist first.");
+      return;
+    }
+    say("");
+    drawPick();
+    drawBoard();
+  }
+
+  /* ---- PICK ---- */
+  function drawPick() {
+    const s = st();
+    const panel = document.getElementById("pick-panel");
+    const canPick = s.phase === "play" && (s.picks || []).length > 0;
+    panel.hidden = !canPick;
+    const steps = document.getElementById("pick-step");
+    steps.hidden = !canPick;
+    if (!canPick) return;
+    const board = moverBoard();
+    if (!pick.artist) steps.textContent = "1. Tap the artist to move (outlined in blue).";
+    else if (!pick.to) steps.textContent = "2. Tap the artist space it moves to (outlined).";
+    else if (!pick.first) steps.textContent = "3. Tap the first stone (stacks outlined in green); the others follow clockwise.";
+    else if (!pick.space) steps.textContent = "4. Choose the space on " + moverName() + "'s player board (below).";
+    else steps.textContent = "Check, then record the PICK.";
+    const spaces = document.getElementById("pick-spaces");
+    spaces.replaceChildren(el("span", { class: "muted", text: "Space:" }),
+      ...[1, 2, 3, 4, 5].map((n) => el("button", { type: "button", class: "small",
+        "data-space": n, "aria-pressed": pick.space === n ? "true" : "false",
+        disabled: (board[n - 1] || []).length > 0 || !pick.first,
+        "aria-label": `player-board space ${n}`, text: String(n) })));
+    const stones = tower();
+    const summary = document.getElementById("pick-summary");
+    summary.replaceChildren();
+    if (pick.artist) {
+      const artist = artistAt(pick.artist);
+      summary.append(`${artist ? artist.pattern : ""} artist ${cellText(pick.artist)}`);
+      if (pick.to) summary.append(` → ${cellText(pick.to)}`);
+      if (stones.length) {
+        summary.append(", tower (bottom first): ");
+        for (const [d, name] of stones) summary.append(stone(name, true), ` ${d} `);
+      }
+      if (pick.space) summary.append(`→ space ${pick.space}`);
+    }
+    document.getElementById("pick-go").disabled = !(pick.artist && pick.to && pick.first && pick.space);
+  }
+
+  function tapSpace(event) {
+    const button = event.target.closest("[data-space]");
+    if (!button || button.disabled) return;
+    pick.space = Number(button.getAttribute("data-space"));
+    drawPick();
+  }
+
+  /* ---- SCORE ---- */
+  function describe(action) {
+    const spaces = action.score === "colour" ? action.order : action.spaces;
+    const list = `space${spaces.length === 1 ? "" : "s"} ${spaces.join(", ")}`;
+    if (action.score === "colour") return `${COLOUR_NAME[action.colour]} (${letter(action.colour)}) tops: ${list}`;
+    return `Top stone${spaces.length === 1 ? "" : "s"} of ${list}`;
+  }
+
+  function why(option) {
+    const rule = option.action.score === "colour" ? "by the spaces' rules" : "1 per stone";
+    let text = `${option.stones_vp} ${rule} + ${option.bonus_vp} mandala bonus`;
+    if (option.covers_end) text += " · covers the end place";
+    return text;
+  }
+
+  function optionSpaces(option) {
+    return option.action.score === "colour" ? option.action.order : option.action.spaces;
+  }
+
+  function drawScore() {
+    const s = st();
+    const options = s.score_options || [];
+    const panel = document.getElementById("score-panel");
+    panel.hidden = s.phase !== "play" || !options.length;
+    const list = document.getElementById("options");
+    list.replaceChildren(...options.map((option, i) => el("li", {},
+      el("button", { type: "button", "data-option": i, "aria-pressed": chosen === i ? "true" : "false" },
+        el("span", { class: "vp", text: `+${option.vp}` }),
+        el("span", { class: "what" }, el("span", { class: "label", text: describe(option.action) }),
+          el("span", { class: "why", text: why(option) }))))));
+    const box = document.getElementById("order-box");
+    const option = chosen === null ? null : options[chosen];
+    const spaces = option ? optionSpaces(option) : [];
+    box.hidden = spaces.length < 2;
+    document.getElementById("order-now").textContent =
+      order.length ? order.join(" → ") + (order.length < spaces.length ? " …" : "") : "…";
+    document.getElementById("order-spaces").replaceChildren(...spaces.map((n) => el("button", {
+      type: "button", class: "small", "data-order": n, "aria-pressed": order.includes(n) ? "true" : "false",
+      text: `space ${n}${order.includes(n) ? ` (${order.indexOf(n) + 1}.)` : ""}` })));
+    document.getElementById("score-go").disabled = !option || order.length !== spaces.length;
+  }
+
+  function tapOption(event) {
+    const button = event.target.closest("[data-option]");
+    if (!button) return;
+    const i = Number(button.getAttribute("data-option"));
+    chosen = chosen === i ? null : i;
+    order = chosen === null ? [] : [...optionSpaces(st().score_options[i])];
+    drawScore();
+  }
+
+  function tapOrder(event) {
+    const button = event.target.closest("[data-order]");
+    if (!button || chosen === null) return;
+    const n = Number(button.getAttribute("data-order"));
+    const spaces = optionSpaces(st().score_options[chosen]);
+    if (order.length === spaces.length) order = [n];
+    else if (!order.includes(n)) order.push(n);
+    drawScore();
+  }
+
+  /* ---- the rest of the page ---- */
+  function drawHeader() {
+    const s = st();
+    const line = document.getElementById("turn-line");
+    const seatList = seats();
+    if (s.over) {
+      line.replaceChildren(el("span", { text: `Game over: ${s.winner} wins with ${s.scores[s.winner]} VP` }));
+    } else if (s.phase === "objectives") {
+      line.replaceChildren(el("span", { text: `Play has stopped: ${s.to_move} enters the objective scored` }));
+    } else {
+      const must = (s.picks || []).length ? "PICK or SCORE" : "SCORE";
+      line.replaceChildren(el("span", { text: `${s.to_move} to play: ${must}` }));
+      if (s.end_triggered) line.append(el("small", { text: "· end place covered: the round is finishing" }));
+    }
+    document.getElementById("scores").replaceChildren(...seatList.map((name) => el("span", {
+      class: "chip" + (name === moverName() ? " turn" : ""), "data-seat": name },
+    el("span", { text: name + (s.winner === name ? " (winner)" : "") }),
+    el("span", { class: "score", text: String(s.scores[name]) }), "VP")));
+  }
+
+  function ruleText(space, n) {
+    if (space.rule === "heights") return `${n} · heights${space.count_empty ? " (empty = 0)" : ""}`;
+    if (space.rule === "level") return `${n} · level ${space.table.join("/")}`;
+    return `${n} · colours`;
+  }
+
+  function drawPlayerBoards() {
+    const s = st();
+    const rules = s.spaces || [];
+    document.getElementById("player-boards").replaceChildren(...seats().map((name) => el("div", {
+      class: "pboard" + (name === moverName() ? " turn" : ""), "data-board": name },
+    el("h3", { text: `${name}: ${s.scores[name]} VP` }),
+    el("div", { class: "spaces" }, (s.boards[name] || []).map((towerNow, i) => el("div", {
+      class: "space", "data-space-of": `${name}:${i + 1}`,
+      "aria-label": `${name} space ${i + 1}: ${towerNow.join(", ") || "empty"}` },
+    el("div", { class: "towers" }, towerNow.map((n) => stone(n))),
+    el("div", { class: "rule", text: rules[i] ? ruleText(rules[i], i + 1) : String(i + 1) })))))));
+  }
+
+  function drawMandala() {
+    const s = st();
+    const placed = s.mandala || [];
+    const places = s.places || 0;
+    const cells = [];
+    for (let n = 1; n <= Math.max(places, placed.length); n += 1) {
+      const bonus = (s.bonus || {})[String(n)];
+      const classes = ["place"];
+      if (bonus) classes.push("bonus");
+      if (n === s.end_place) classes.push("end");
+      cells.push(el("div", { class: classes.join(" "), "data-place": n,
+        title: `place ${n}${bonus ? `, +${bonus} VP` : ""}${n === s.end_place ? ", the end place" : ""}` },
+      el("span", { class: "n", text: n === s.end_place ? `${n} end` : bonus ? `${n} +${bonus}` : String(n) }),
+      placed[n - 1] ? stone(placed[n - 1]) : null));
+    }
+    document.getElementById("mandala").replaceChildren(...cells);
+    document.getElementById("mandala-note").textContent =
+      `${plural(placed.length, "stone")} placed of ${places} places; bonus places in yellow ` +
+      `(+VP), the end place for ${plural(seats().length, "seat")} is ${s.end_place} (red border).`;
+  }
+
+  function actionText(entry, i) {
+    const action = entry.action || {};
+    const names = seats();
+    if (action.objective !== undefined) return `${action.objective}: objective ${action.vp} VP`;
+    const who = names[i % names.length];
+    if (action.pick) {
+      const p = action.pick;
+      return `${who}: PICK artist ${cellText(p.artist)} → ${cellText(p.to)}, first ${p.first}, space ${p.space}`;
+    }
+    return `${who}: SCORE ${describe(action).toLowerCase()}, order ${action.order.join(", ")}`;
+  }
+
+  function drawHistory() {
+    const log = st().log || [];
+    document.getElementById("history").replaceChildren(...log.map((entry, i) =>
+      el("li", { text: actionText(entry, i) })));
+  }
+
+  function drawObjective() {
+    const s = st();
+    const panel = document.getElementById("objective-panel");
+    panel.hidden = s.phase !== "objectives";
+    if (!panel.hidden) {
+      document.getElementById("objective-label").firstChild.textContent =
+        `VP of ${s.to_move}'s objective (0 if none) `;
+    }
+  }
+
+  function drawStackList() {
+    const stacks = st().stacks || {};
+    document.getElementById("stack-list").replaceChildren(...Object.entries(stacks).map(([k, stack]) =>
+      el("li", {}, `[${k.replace(",", ", ")}] bottom → top: `, stack.length ? stack.flatMap((n) => [stone(n), " "]) : "empty")));
+    document.getElementById("legend").textContent = "Letters: R red, P purple, B blue, Y yellow; " +
+      "• dots, ≡ lines. Each stack's bottom stone is at the bottom. The circles are the " +
+      "artists, drawn with their pattern.";
+  }
+
+  function draw() {
+    drawHeader();
+    drawPick();
+    drawBoard();
+    drawScore();
+    drawObjective();
+    drawPlayerBoards();
+    drawMandala();
+    drawHistory();
+    drawStackList();
+    document.getElementById("undo").disabled = !(st().log || []).length;
+  }
+
+  function take(answer) {
+    if (answer.version !== game.version) { pick = {}; chosen = null; order = []; }
+    game = answer;
+    draw();
+  }
+
+  const refresh = coalesce(async () => take(await api("GET", url)));
+
+  async function post(path, body) {
+    try { take(await api("POST", url + path, { version: game.version, ...body })); return true; }
+    catch (error) { if (error.status === 409) refresh(); return false; }
+  }
+
+  document.getElementById("main-board").addEventListener("click", tapBoard);
+  document.getElementById("pick-spaces").addEventListener("click", tapSpace);
+  document.getElementById("options").addEventListener("click", tapOption);
+  document.getElementById("order-spaces").addEventListener("click", tapOrder);
+  document.getElementById("pick-clear").addEventListener("click", () => { pick = {}; draw(); });
+  document.getElementById("pick-go").addEventListener("click", async () => {
+    const { artist, to, first, space } = pick;
+    if (await post("/actions", { action: { pick: { artist, to, first, space } } })) say("PICK recorded.", "ok");
+  });
+  document.getElementById("score-go").addEventListener("click", async () => {
+    const option = st().score_options[chosen];
+    const action = { ...option.action, order: [...order] };
+    if (await post("/actions", { action })) say("SCORE recorded.", "ok");
+  });
+  document.getElementById("objective").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = document.getElementById("objective-vp").value.trim();
+    const vp = /^[0-9]+$/.test(text) ? Number(text) : text;
+    if (await post("/actions", { action: { objective: st().to_move, vp } })) {
+      document.getElementById("objective-vp").value = "0";
+    }
+  });
+  document.getElementById("undo").addEventListener("click", async () => {
+    if (await post("/undo", {})) say("Undone.", "ok");
+  });
+
+  live((item) => {
+    if (item.type === "game" && item.id === game.id && !item.deleted) {
+      if (item.version >= game.version) take({ id: item.id, kind: item.kind, version: item.version, state: item.state });
+    } else if (item.type === "state") refresh();
+  });
+  draw();
+})();

@@ -4,6 +4,10 @@ The table thread publishes; a subscriber (one panel's ``/api/events`` stream) re
 :meth:`Subscription.get` from its own thread. Publishing never blocks the table thread: a
 subscriber that falls more than :data:`BACKLOG` items behind has its backlog replaced by a
 fresh snapshot of the current state (it loses intermediate steps, never the present).
+
+Each subscription has a ``viewer`` (who opened it; see ``companion.table.seats``): an item
+published as a function is called once per subscription with its viewer, so a game with
+hidden hands reaches each phone as that phone may see it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ from typing import Any
 
 from companion.table.errors import Conflict
 
+Item = dict[str, Any] | Callable[[Any], dict[str, Any]]
+"""What the table publishes: one item for everybody, or a function of the viewer."""
+
 MAX_SUBSCRIBERS = 32
 """How many live streams the table serves at once; one more is refused with Conflict."""
 
@@ -25,8 +32,9 @@ BACKLOG = 256
 class Subscription:
     """One live stream of changes (thread-safe; read by one consumer)."""
 
-    def __init__(self, hub: Hub, first: dict[str, Any]) -> None:
+    def __init__(self, hub: Hub, first: dict[str, Any], viewer: Any = None) -> None:
         self._hub = hub
+        self.viewer = viewer
         self._items: deque[dict[str, Any]] = deque([first])
         self._ready = threading.Condition()
         self.closed = False
@@ -48,30 +56,31 @@ class Subscription:
             self._ready.notify_all()
         self._hub.remove(self)
 
-    def put(self, item: dict[str, Any], snapshot: Callable[[], dict[str, Any]]) -> None:
-        """Queue one item (called by the hub)."""
+    def put(self, item: Item, snapshot: Callable[..., dict[str, Any]]) -> None:
+        """Queue one item, rendered for this viewer when it is a function (called by the hub)."""
         with self._ready:
             if self.closed:
                 return
             if len(self._items) >= BACKLOG:
                 self._items.clear()
-                self._items.append(snapshot())
+                self._items.append(snapshot(self.viewer))
             else:
-                self._items.append(item)
+                self._items.append(item(self.viewer) if callable(item) else item)
             self._ready.notify_all()
 
 
 class Hub:
     """The set of subscriptions; :meth:`publish` is called by the table thread."""
 
-    def __init__(self, snapshot: Callable[[], dict[str, Any]], limit: int = MAX_SUBSCRIBERS):
+    def __init__(self, snapshot: Callable[..., dict[str, Any]], limit: int = MAX_SUBSCRIBERS):
+        """``snapshot(viewer)`` is the current state as that viewer may see it."""
         self._snapshot = snapshot
         self._limit = limit
         self._lock = threading.Lock()
         self._subscriptions: list[Subscription] = []
 
-    def subscribe(self, first: dict[str, Any]) -> Subscription:
-        """Open a stream whose first item is ``first``.
+    def subscribe(self, first: dict[str, Any], viewer: Any = None) -> Subscription:
+        """Open a stream for ``viewer`` whose first item is ``first``.
 
         :raises Conflict: when :data:`MAX_SUBSCRIBERS` streams are already open.
         """
@@ -80,7 +89,7 @@ class Hub:
                 raise Conflict(
                     f"too many live streams: {self._limit} are open; close one and retry"
                 )
-            subscription = Subscription(self, first)
+            subscription = Subscription(self, first, viewer)
             self._subscriptions.append(subscription)
             return subscription
 
@@ -90,8 +99,8 @@ class Hub:
             if subscription in self._subscriptions:
                 self._subscriptions.remove(subscription)
 
-    def publish(self, item: dict[str, Any]) -> None:
-        """Send one change to every open stream."""
+    def publish(self, item: Item) -> None:
+        """Send one change to every open stream (a function: rendered per viewer)."""
         with self._lock:
             targets = list(self._subscriptions)
         for subscription in targets:

@@ -3,8 +3,9 @@
 Tables: ``games`` (kind, the record's setup with its seats and settings, the version, the
 dice of the turn in progress and the roll counter of the game's seeded generator), ``seats``
 (names in seat order, for listing), ``journal`` (each game's accepted actions in record
-format, numbered from 1), ``rings`` (the last settled offset of each ring) and ``settings``
-(e.g. which ring-board game is on the board). A game's state is the replay of its journal.
+format, numbered from 1), ``rings`` (the last settled offset of each ring), ``settings``
+(e.g. which ring-board game is on the board) and ``tokens`` (SHA-256 digests of the host and
+seat tokens of card games with hidden hands). A game's state is the replay of its journal.
 
 The file runs in WAL mode with ``synchronous=FULL``: a change returned by a method here is
 on disk. Every change is one transaction; when SQLite refuses it (a full disk, an I/O error)
@@ -77,8 +78,26 @@ def _schema_1(db: sqlite3.Connection) -> None:
             db.execute(statement)
 
 
+def _schema_2(db: sqlite3.Connection) -> None:
+    # Hidden-hand card games: the SHA-256 digests of each game's host token (seat -1) and
+    # seat tokens (seat 0, 1, ...). The tokens themselves are never stored.
+    db.execute(
+        """
+        CREATE TABLE tokens (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            digest TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )
+        """
+    )
+
+
+HOST_SEAT = -1
+"""The ``seat`` of a game's host token in the ``tokens`` table."""
+
 #: Migration ``i`` brings a database from schema version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_1,)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_1, _schema_2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -272,6 +291,15 @@ class Store:
         ).fetchall()
         return [json.loads(row[0]) for row in rows]
 
+    def tokens(self) -> dict[str, dict[int, str]]:
+        """Every game's token digests: game id -> seat (``HOST_SEAT`` for the host) -> digest."""
+        found: dict[str, dict[int, str]] = {}
+        for game_id, seat, digest in self.db.execute(
+            "SELECT game_id, seat, digest FROM tokens ORDER BY game_id, seat"
+        ).fetchall():
+            found.setdefault(str(game_id), {})[int(seat)] = str(digest)
+        return found
+
     def ring_offsets(self) -> dict[int, int]:
         """The last settled offset of each ring seen so far."""
         return dict(self.db.execute("SELECT ring, offset FROM rings").fetchall())
@@ -287,36 +315,65 @@ class Store:
 
     # Writing (each method is one transaction) ----------------------------------------------
 
-    def add_game(self, row: GameRow, seats: list[str], actions: list[Any]) -> None:
-        """Store a new game with its seats and (for an import) its journal."""
+    def add_game(
+        self,
+        row: GameRow,
+        seats: list[str],
+        actions: list[Any],
+        *,
+        tokens: dict[int, str] | None = None,
+    ) -> None:
+        """Store a new game with its seats, (for an import) its journal and token digests."""
         with self.transaction("new game") as db:
-            db.execute(
-                "INSERT INTO games (id, kind, setup, version, created, updated, seed, rolls,"
-                " dice, dice_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    row.id,
-                    row.kind,
-                    json.dumps(row.setup),
-                    row.version,
-                    row.created,
-                    row.updated,
-                    row.seed,
-                    row.rolls,
-                    None if row.dice is None else json.dumps(row.dice),
-                    row.dice_source,
-                ),
-            )
+            self._insert_game(db, row, seats, actions)
             db.executemany(
-                "INSERT INTO seats (game_id, seat, name) VALUES (?, ?, ?)",
-                [(row.id, number, name) for number, name in enumerate(seats)],
+                "INSERT INTO tokens (game_id, seat, digest) VALUES (?, ?, ?)",
+                [(row.id, seat, digest) for seat, digest in sorted((tokens or {}).items())],
             )
-            db.executemany(
-                "INSERT INTO journal (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                [
-                    (row.id, seq, json.dumps(action), row.created)
-                    for seq, action in enumerate(actions, start=1)
-                ],
-            )
+
+    def set_token(self, game_id: str, seat: int, digest: str | None) -> None:
+        """Store (or, with None, remove) the digest of a game's seat or host token."""
+        with self.transaction("seat token") as db:
+            if digest is None:
+                db.execute("DELETE FROM tokens WHERE game_id = ? AND seat = ?", (game_id, seat))
+            else:
+                db.execute(
+                    "INSERT INTO tokens (game_id, seat, digest) VALUES (?, ?, ?)"
+                    " ON CONFLICT (game_id, seat) DO UPDATE SET digest = excluded.digest",
+                    (game_id, seat, digest),
+                )
+
+    @staticmethod
+    def _insert_game(
+        db: sqlite3.Connection, row: GameRow, seats: list[str], actions: list[Any]
+    ) -> None:
+        db.execute(
+            "INSERT INTO games (id, kind, setup, version, created, updated, seed, rolls,"
+            " dice, dice_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                row.id,
+                row.kind,
+                json.dumps(row.setup),
+                row.version,
+                row.created,
+                row.updated,
+                row.seed,
+                row.rolls,
+                None if row.dice is None else json.dumps(row.dice),
+                row.dice_source,
+            ),
+        )
+        db.executemany(
+            "INSERT INTO seats (game_id, seat, name) VALUES (?, ?, ?)",
+            [(row.id, number, name) for number, name in enumerate(seats)],
+        )
+        db.executemany(
+            "INSERT INTO journal (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+            [
+                (row.id, seq, json.dumps(action), row.created)
+                for seq, action in enumerate(actions, start=1)
+            ],
+        )
 
     def append(
         self,

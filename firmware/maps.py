@@ -134,12 +134,20 @@ def _read(path: Path | None, name: str) -> tuple[dict[str, Any], str]:
         raise MapError(f"{label}: not TOML: {error}") from error
 
 
-def load_pin_map(path: Path | None = None) -> PinMap:
-    """Read and check a pin map; ``None`` reads the bundled ``hardware/pins.toml``.
+BUNDLED_PIN_MAP: Final = "pins.toml"
+"""The bundled starting map (SPI LED driver, a ``done`` button; every free pin used)."""
+PWM_PIN_MAP: Final = "pins-pwm.toml"
+"""The bundled map for builds with the PWM LED driver: SPI's pins freed, an ``undo`` button
+on GPIO9. Emulation uses it when no pin map is configured, so both buttons are there."""
+
+
+def load_pin_map(path: Path | None = None, *, bundled: str = BUNDLED_PIN_MAP) -> PinMap:
+    """Read and check a pin map; ``None`` reads the bundled ``hardware/<bundled>``
+    (``hardware/pins.toml`` unless :data:`PWM_PIN_MAP` is asked for).
 
     :raises MapError: when the file cannot be read or breaks a pin rule.
     """
-    document, label = _read(path, "pins.toml")
+    document, label = _read(path, bundled)
     return parse_pin_map(document, label)
 
 

@@ -4,7 +4,8 @@ The config file is TOML with the command line's names (``host``, ``port``, ``dat
 ``emulate``) plus ``board`` (the board whose spokes the sensors count), ``pin_map`` and
 ``led_map`` (files; the bundled maps when absent) and ``hardware`` (``auto``, ``emulate``,
 ``lgpio`` or ``rpigpio``); options given on the command line win. ``auto`` emulates where no
-Raspberry Pi is found, and says so.
+Raspberry Pi is found, and says so. Emulation without a ``pin_map`` uses the bundled map of
+the PWM LED driver (``hardware/pins-pwm.toml``), which wires an ``undo`` button too.
 """
 
 from __future__ import annotations
@@ -152,11 +153,14 @@ def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | Non
     from companion.web import create_app
     from firmware import HardwareError
     from firmware.hardware import Hardware
-    from firmware.maps import MapError, load_led_map, load_pin_map
+    from firmware.maps import BUNDLED_PIN_MAP, PWM_PIN_MAP, MapError, load_led_map, load_pin_map
 
     backend, why = choose_backend(options.hardware, is_raspberry_pi() if on_pi is None else on_pi)
     try:
-        pin_map = load_pin_map(options.pin_map)
+        # Emulation without a configured pin map uses the PWM-driver map: it wires both the
+        # "done" and the "undo" button (the SPI map has no free pin for "undo").
+        bundled = PWM_PIN_MAP if backend == "mock" else BUNDLED_PIN_MAP
+        pin_map = load_pin_map(options.pin_map, bundled=bundled)
         led_map = load_led_map(options.led_map)
     except MapError as error:
         raise RecordError(str(error)) from None

@@ -6,6 +6,7 @@ from flask import Blueprint, Response, jsonify
 
 from companion.games.base import as_dict, as_int, get
 from companion.web.service import json_body, table
+from companion.web.viewer import host_cookie, keep_token, viewer
 
 blueprint = Blueprint("api_games", __name__, url_prefix="/api/games")
 
@@ -22,29 +23,34 @@ def list_games() -> Response:
 
 @blueprint.post("")
 def create_game() -> tuple[Response, int]:
-    return jsonify(table().create_game(json_body())), 201
+    answer = table().create_game(json_body())
+    response = jsonify(answer)
+    host = answer.get("host_token")
+    if isinstance(host, str):  # cards played on the panel: this phone is the host
+        keep_token(response, host_cookie(str(answer["id"])), host)
+    return response, 201
 
 
 @blueprint.get("/<game_id>")
 def get_game(game_id: str) -> Response:
-    return jsonify(table().get_game(game_id))
+    return jsonify(table().get_game(game_id, viewer(game_id)))
 
 
 @blueprint.post("/<game_id>/actions")
 def act(game_id: str) -> Response:
     body = json_body()
     action = as_dict(get(body, "action", "request body"), "action")
-    return jsonify(table().act(game_id, version_of(body), action))
+    return jsonify(table().act(game_id, version_of(body), action, viewer(game_id)))
 
 
 @blueprint.post("/<game_id>/undo")
 def undo(game_id: str) -> Response:
-    return jsonify(table().undo(game_id, version_of(json_body())))
+    return jsonify(table().undo(game_id, version_of(json_body()), viewer(game_id)))
 
 
 @blueprint.delete("/<game_id>")
 def delete(game_id: str) -> Response:
-    table().delete(game_id)
+    table().delete(game_id, viewer(game_id))
     return jsonify({"id": game_id, "deleted": True})
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, current_app
 
 from companion.web.service import Subscription, table
+from companion.web.viewer import viewer
 
 blueprint = Blueprint("events", __name__, url_prefix="/api")
 
@@ -33,7 +34,8 @@ def stream(subscription: Subscription, heartbeat: float) -> Iterator[str]:
 
 @blueprint.get("/events")
 def events() -> Response:
-    subscription = table().subscribe()  # the table's cap on subscribers raises Conflict (409)
+    # Each stream sees the games as its phone's tokens may (cards with hidden hands).
+    subscription = table().subscribe(viewer())  # the cap on subscribers raises Conflict (409)
     heartbeat = float(current_app.config["SSE_HEARTBEAT_SECONDS"])
     response = Response(stream(subscription, heartbeat), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"

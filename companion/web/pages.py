@@ -16,6 +16,7 @@ from companion.games import ENGINES, rings
 from companion.games.base import GameError
 from companion.web.api_boards import find_board, saved_names
 from companion.web.service import table
+from companion.web.viewer import viewer
 
 blueprint = Blueprint("pages", __name__)
 
@@ -78,7 +79,7 @@ def home() -> str:
 
 @blueprint.get("/games/<game_id>")
 def game(game_id: str) -> str:
-    answer = table().get_game(game_id)
+    answer = table().get_game(game_id, viewer(game_id))
     kind = answer.get("kind")
     if kind == "rings":
         data = {"game": answer, **ring_setup(game_id), "rings": table().board()}

@@ -36,8 +36,8 @@ const Panel = (() => {
     if (text && kind === "ok") say.timer = window.setTimeout(() => { box.hidden = true; }, 4000);
   }
 
-  async function api(method, url, body) {
-    const options = { method, headers: { Accept: "application/json" } };
+  async function api(method, url, body, headers) {
+    const options = { method, headers: { Accept: "application/json", ...(headers || {}) } };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);

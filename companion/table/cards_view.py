@@ -46,6 +46,8 @@ def state_view(
     state = states[-1]
     seat = viewer_seat(state, tokens, viewer)
     view = cards.seat_view(state, seat)
+    if state.mode == "table":  # nothing is hidden: every entry the rules allow now
+        view["legal"] = [cards.action_to_json(action) for action in cards.legal_actions(state)]
     view["taken"] = list(tokens.taken(len(state.seats))) if state.mode == "play" else []
     view["host"] = tokens.is_host(viewer)
     view["undo"] = undo_reason(states, actions, tokens, viewer)

@@ -38,6 +38,7 @@
   const ringsOptions = document.getElementById("rings-options");
   const showOptions = () => {
     ringsOptions.hidden = kind.value !== "rings";
+    document.getElementById("cards-options").hidden = kind.value !== "cards";
     // corners and colours are ring-board seats' only
     for (const select of document.querySelectorAll("#seats select")) select.hidden = ringsOptions.hidden;
   };
@@ -62,10 +63,13 @@
       body.variant = document.getElementById("variant").value;
       body.board = document.getElementById("board").value;
     }
+    if (kind.value === "cards") body.mode = document.getElementById("cards-mode").value;
     const seed = document.getElementById("seed").value.trim();
     if (seed) body.seed = Number(seed);
     try {
       const game = await api("POST", "/api/games", body);
+      // cards played on the panel: this phone is the host (frees seats, deletes the game)
+      if (game.host_token) window.localStorage.setItem("mandala.host." + game.id, game.host_token);
       window.location.href = "/games/" + encodeURIComponent(game.id);
     } catch (error) { /* shown */ }
   });

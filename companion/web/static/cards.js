@@ -1,0 +1,284 @@
+/* The card game (cards.md): track a real table, or play on the panel with two phones.
+   The server sends each phone only what its seat may see; this page draws it and posts
+   the steps of the record format. */
+"use strict";
+(() => {
+  const { el, api, live, say, letter } = Panel;
+  const COLOURS = ["red", "orange", "yellow", "green", "purple", "black"];
+  let game = Panel.data.game;
+  const url = "/api/games/" + encodeURIComponent(game.id);
+  const seatKey = "mandala.cards." + game.id;  // {seat, token}: this phone's seat, kept
+  const hostKey = "mandala.host." + game.id;   // the host token, kept by the creating phone
+  let pick = { colour: null, count: 1 };       // the colour and count being entered
+  let stream = null;
+
+  function kept() {
+    try { return JSON.parse(window.localStorage.getItem(seatKey) || "null"); } catch (e) { return null; }
+  }
+  function headers() {
+    const out = {};
+    const mine = kept();
+    if (mine && mine.token) out["X-Seat-Token"] = mine.token;
+    const host = window.localStorage.getItem(hostKey);
+    if (host) out["X-Host-Token"] = host;
+    return out;
+  }
+  const call = (method, path, body) => api(method, url + path, body, headers());
+
+  const seatNames = () => Object.keys(game.state.rivers);
+  const colourName = (colour) => letter(colour) + " " + colour;
+
+  function card(colour, count) {
+    return el("span", { class: "card " + colour, title: colour, "aria-label": (count > 1 ? count + " " : "") + colour },
+      el("span", { class: "swatch" }), letter(colour) + (count > 1 ? " ×" + count : ""));
+  }
+  function cards(counts) {
+    const entries = Object.entries(counts || {});
+    if (!entries.length) return [el("span", { class: "muted", text: "none" })];
+    return entries.map(([colour, n]) => card(colour, n));
+  }
+  function hidden(n) { return el("span", { class: "card hidden", text: n + (n === 1 ? " card" : " cards") }); }
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const isLegal = (action) => (game.state.legal || []).some((x) => same(x, action));
+
+  async function act(action) {
+    try {
+      game = await call("POST", "/actions", { version: game.version, action });
+      pick = { colour: null, count: 1 };
+      render();
+    } catch (error) { if (error.status === 409) refresh(); }
+  }
+
+  async function refresh() {
+    try { game = await call("GET", ""); render(); } catch (error) { /* shown */ }
+  }
+
+  function statusText(s) {
+    const names = seatNames();
+    if (s.over) {
+      const scores = names.map((n) => n + " " + s.scores[n]).join(" · ");
+      return "Game over: " + (s.winner ? s.winner + " wins" : "a shared win") + " (" + scores + ")";
+    }
+    if (s.due && "deal" in s.due) return "Enter the cards turned up into mountain " + s.due.deal;
+    if (s.due && "cup" in s.due) return "Play has ended: enter " + s.due.cup + "'s two starting cup cards";
+    if (s.claiming) return "Mandala " + s.claiming.mandala + " is complete: " + s.to_move + " claims a colour";
+    return s.to_move + " to play";
+  }
+
+  function renderStatus(s) {
+    const line = document.getElementById("cards-status");
+    const mode = s.mode === "table" ? "tracking a real table" : "played on the panel";
+    const who = s.mode === "table" ? null : (s.seat ? "you are " + s.seat : "shared view");
+    line.replaceChildren(el("span", { text: statusText(s) }),
+      el("span", { class: "chip", text: mode }), who && el("span", { class: "chip", text: who }));
+    let counts = "Deck: " + s.deck + " · discard pile: " + s.discard;
+    if (s.end_triggered && !s.over) counts += " · the end is triggered: the game ends after the next destruction";
+    document.getElementById("cards-counts").textContent = counts;
+    const alert = document.getElementById("cards-alert");
+    alert.hidden = !(s.end_triggered && !s.over);
+    alert.textContent = "The deck ran out and was reshuffled: the game ends after the next destruction.";
+  }
+
+  function renderSeats(s) {
+    const box = document.getElementById("cards-seats");
+    box.hidden = s.mode !== "play";
+    if (box.hidden) return;
+    const list = document.getElementById("cards-seat-list");
+    list.replaceChildren();
+    seatNames().forEach((name, i) => {
+      const mine = s.seat === name;
+      const taken = Boolean(s.taken && s.taken[i]);
+      const state = mine ? "your seat" : (taken ? "taken by a phone" : "free");
+      list.append(el("li", { "data-seat": i },
+        el("strong", { text: name }), " — " + state + " ",
+        !mine && !taken && !s.over && el("button", { type: "button", class: "small", "data-take": i, text: "Take " + name + "'s seat" }),
+        s.host && taken && el("button", { type: "button", class: "small danger", "data-free": i, text: "Free" })));
+    });
+  }
+
+  function renderClaim(s) {
+    const box = document.getElementById("cards-claim");
+    box.hidden = !s.claiming || s.over;
+    if (box.hidden) return;
+    const m = s.claiming.mandala;
+    document.getElementById("cards-claim-title").textContent = "Mandala " + m + " is complete: destruction";
+    document.getElementById("cards-claim-who").textContent =
+      s.claiming.chooser + " chose first. Now " + s.to_move + " claims a colour from mountain " + m + ":";
+    const mayClaim = s.mode === "table" || isLegal({ claim: s.claims.length ? s.claims[0].colour : "" });
+    const list = document.getElementById("cards-claim-list");
+    list.replaceChildren();
+    for (const c of s.claims) {
+      let where;
+      if (c.to === "discard") where = "to the discard pile (" + s.to_move + "'s field there is empty)";
+      else if (c.to === "river") where = "1 to " + s.to_move + "'s river, space " + c.river_space + (c.count > 1 ? ", " + (c.count - 1) + " to the cup" : "");
+      else where = "all to " + s.to_move + "'s cup";
+      list.append(el("li", {},
+        mayClaim
+          ? el("button", { type: "button", class: "card " + c.colour, "data-claim": c.colour, onclick: () => act({ claim: c.colour }) },
+              el("span", { class: "swatch" }), "Claim " + letter(c.colour) + " " + c.colour + " ×" + c.count)
+          : card(c.colour, c.count),
+        " → " + where));
+    }
+  }
+
+  function colourSelect(label, name) {
+    return el("label", {}, label, el("select", { name },
+      COLOURS.map((c) => el("option", { value: c, text: colourName(c) }))));
+  }
+
+  function renderEntry(s) {
+    const box = document.getElementById("cards-entry");
+    const body = document.getElementById("cards-entry-body");
+    const title = document.getElementById("cards-entry-title");
+    body.replaceChildren();
+    box.hidden = true;
+    if (s.over || s.claiming) return;
+    if (s.due && "deal" in s.due) {
+      const deal = (s.legal || []).find((a) => "deal" in a);
+      const n = deal ? deal.colours.length : 2;
+      box.hidden = false;
+      title.textContent = "Deal into mountain " + s.due.deal;
+      const selects = Array.from({ length: n }, (_, i) => colourSelect("card " + (i + 1), "deal-" + i));
+      body.append(el("div", { class: "entry-grid" }, selects),
+        el("button", { type: "button", class: "primary", id: "cards-enter-deal", text: n ? "Enter the deal" : "Nothing to deal: go on",
+          onclick: () => act({ deal: s.due.deal, colours: selects.map((l) => l.querySelector("select").value) }) }));
+      return;
+    }
+    if (s.due && "cup" in s.due) {
+      box.hidden = false;
+      title.textContent = s.due.cup + "'s starting cup cards";
+      const selects = [colourSelect("card 1", "cup-0"), colourSelect("card 2", "cup-1")];
+      body.append(el("div", { class: "entry-grid" }, selects),
+        el("button", { type: "button", class: "primary", id: "cards-enter-cup", text: "Enter " + s.due.cup + "'s cup",
+          onclick: () => act({ cup: s.due.cup, colours: selects.map((l) => l.querySelector("select").value) }) }));
+      return;
+    }
+    const mine = s.mode === "play" ? s.hands[s.seat] : null;
+    if (s.mode === "play" && !(s.legal && s.legal.length)) return;  // not this phone's turn
+    box.hidden = false;
+    title.textContent = s.mode === "play" ? "Your turn, " + s.seat : s.to_move + "'s play";
+    const choices = s.mode === "play" ? Object.keys(mine) : COLOURS;
+    if (!choices.includes(pick.colour)) pick = { colour: choices[0] || null, count: 1 };
+    const held = s.mode === "play" ? (mine[pick.colour] || 0) : s.hands[s.to_move];
+    if (pick.count > held) pick.count = Math.max(1, held);
+    body.append(el("div", { class: "entry-grid", role: "group", "aria-label": "colour" },
+      choices.map((c) => el("button", { type: "button", class: "card " + c, "data-colour": c, "aria-pressed": String(c === pick.colour),
+        onclick: () => { pick.colour = c; renderEntry(game.state); } },
+        el("span", { class: "swatch" }), letter(c) + (s.mode === "play" ? " ×" + mine[c] : " " + c)))));
+    body.append(el("label", {}, "How many (field or discard)",
+      el("select", { id: "cards-count", onchange: (e) => { pick.count = Number(e.target.value); renderEntry(game.state); } },
+        Array.from({ length: Math.max(1, held) }, (_, i) => el("option", { value: i + 1, selected: i + 1 === pick.count, text: String(i + 1) })))));
+    const c = pick.colour;
+    const n = pick.count;
+    const options = [
+      ["Mountain 0", { mountain: 0, colour: c }],
+      ["Mountain 1", { mountain: 1, colour: c }],
+      ["Field 0 ×" + n, { field: 0, colour: c, count: n }],
+      ["Field 1 ×" + n, { field: 1, colour: c, count: n }],
+      ["Discard ×" + n, { discard: c, count: n }],
+    ];
+    body.append(el("div", { class: "entry-grid" }, options.map(([text, action]) =>
+      el("button", { type: "button", class: "primary", "data-action": JSON.stringify(action), text,
+        disabled: !c || !isLegal(action), onclick: () => act(action) }))));
+  }
+
+  function renderMandalas(s) {
+    const box = document.getElementById("cards-mandalas");
+    box.replaceChildren();
+    const names = seatNames();
+    s.mandalas.forEach((m, i) => {
+      const complete = s.claiming && s.claiming.mandala === i;
+      box.append(el("div", { class: "mandala" + (complete ? " complete" : ""), "data-mandala": i },
+        el("h3", { text: "Mandala " + i + (complete ? " — complete" : "") }),
+        el("div", { class: "area" }, el("span", { text: names[0] + "'s field" }), el("span", {}, cards(m.fields[names[0]]))),
+        el("div", { class: "area" }, el("span", { text: "Mountain" }), el("span", {}, cards(m.mountain))),
+        el("div", { class: "area" }, el("span", { text: names[1] + "'s field" }), el("span", {}, cards(m.fields[names[1]])))));
+    });
+  }
+
+  function renderPlayers(s) {
+    const box = document.getElementById("cards-players");
+    box.replaceChildren();
+    for (const name of seatNames()) {
+      const river = s.rivers[name];
+      const cup = s.cups[name];
+      const hand = s.hands[name];
+      const score = s.scores[name];
+      box.append(el("div", { class: "player" + (s.to_move === name ? " turn" : ""), "data-player": name },
+        el("h3", { text: name + (s.seat === name ? " (you)" : "") + (s.to_move === name ? " — to act" : "") }),
+        el("div", { class: "area" }, el("span", { text: "Score" }),
+          el("strong", { class: "score", text: score === null ? "hidden until the end" : String(score) })),
+        el("div", { class: "area" }, el("span", { text: "River" }),
+          el("span", { class: "river" }, river.length ? river.map((c, i) => [el("span", { class: "space", text: String(i + 1) }), card(c, 1)])
+            : el("span", { class: "muted", text: "empty" }))),
+        el("div", { class: "area" }, el("span", { text: "Cup" }), el("span", { class: "cup" }, typeof cup === "number" ? hidden(cup) : cards(cup))),
+        el("div", { class: "area" }, el("span", { text: "Hand" }), el("span", { class: "hand" }, typeof hand === "number" ? hidden(hand) : cards(hand)))));
+    }
+  }
+
+  function renderLog(s) {
+    const list = document.getElementById("cards-log");
+    list.replaceChildren(...s.log.slice().reverse().map((entry) =>
+      el("li", { text: entry.instructions.length ? entry.instructions.join(". ") : JSON.stringify(entry.action) })));
+  }
+
+  function render() {
+    const s = game.state;
+    renderStatus(s);
+    renderSeats(s);
+    renderClaim(s);
+    renderEntry(s);
+    renderMandalas(s);
+    renderPlayers(s);
+    renderLog(s);
+    const undo = document.getElementById("cards-undo");
+    undo.disabled = s.undo !== null;
+    undo.title = s.undo || "undo the last action";
+  }
+
+  async function take(seat, token) {
+    const extra = token ? { "X-Seat-Token": token } : {};
+    const answer = await api("POST", url + "/seats/" + seat + "/take", {}, extra);
+    window.localStorage.setItem(seatKey, JSON.stringify({ seat, token: answer.token }));
+    follow();  // the live stream shows this phone's seat from now on
+    await refresh();
+  }
+
+  document.getElementById("cards-seat-list").addEventListener("click", async (event) => {
+    const target = event.target;
+    if (!target.getAttribute) return;
+    const toTake = target.getAttribute("data-take");
+    const toFree = target.getAttribute("data-free");
+    try {
+      if (toTake !== null) await take(Number(toTake), null);
+      if (toFree !== null) { await call("POST", "/seats/" + toFree + "/free", {}); await refresh(); }
+    } catch (error) { /* shown */ }
+  });
+
+  document.getElementById("cards-undo").addEventListener("click", async () => {
+    try { game = await call("POST", "/undo", { version: game.version }); render(); say("Undone.", "ok"); }
+    catch (error) { if (error.status === 409) refresh(); }
+  });
+
+  function onItem(item) {
+    if (item.type !== "game" || item.id !== game.id) return;
+    if (item.deleted) { say("This game was deleted."); return; }
+    if (item.version < game.version) return;
+    if (item.state && item.state.seat !== game.state.seat) { refresh(); return; }
+    game = { id: item.id, kind: item.kind, version: item.version, state: item.state };
+    render();
+  }
+
+  function follow() {
+    if (stream) stream.close();
+    stream = live(onItem);
+  }
+
+  render();
+  follow();
+  // A phone that slept or reloaded without its cookie shows its seat again with the kept token.
+  const mine = kept();
+  if (game.state.mode === "play" && !game.state.over && !game.state.seat && mine && mine.token) {
+    take(mine.seat, mine.token).catch(() => window.localStorage.removeItem(seatKey));
+  }
+})();

@@ -186,14 +186,14 @@
 
   /* ---- SCORE ---- */
   function describe(action) {
-    const spaces = action.score === "colour" ? action.order : action.spaces;
+    const spaces = [...(action.score === "colour" ? action.order : action.spaces)].sort();
     const list = `space${spaces.length === 1 ? "" : "s"} ${spaces.join(", ")}`;
     if (action.score === "colour") return `${COLOUR_NAME[action.colour]} (${letter(action.colour)}) tops: ${list}`;
     return `Top stone${spaces.length === 1 ? "" : "s"} of ${list}`;
   }
 
   function why(option) {
-    const rule = option.action.score === "colour" ? "by the spaces' rules" : "1 per stone";
+    const rule = option.action.score === "colour" ? "by the spaces' rules" : "(1 per stone)";
     let text = `${option.stones_vp} ${rule} + ${option.bonus_vp} mandala bonus`;
     if (option.covers_end) text += " · covers the end place";
     return text;
@@ -210,7 +210,8 @@
     panel.hidden = s.phase !== "play" || !options.length;
     const list = document.getElementById("options");
     list.replaceChildren(...options.map((option, i) => el("li", {},
-      el("button", { type: "button", "data-option": i, "aria-pressed": chosen === i ? "true" : "false" },
+      el("button", { type: "button", "data-option": i, "data-action": JSON.stringify(option.action),
+        "aria-pressed": chosen === i ? "true" : "false" },
         el("span", { class: "vp", text: `+${option.vp}` }),
         el("span", { class: "what" }, el("span", { class: "label", text: describe(option.action) }),
           el("span", { class: "why", text: why(option) }))))));
@@ -314,7 +315,7 @@
       const p = action.pick;
       return `${who}: PICK artist ${cellText(p.artist)} → ${cellText(p.to)}, first ${p.first}, space ${p.space}`;
     }
-    return `${who}: SCORE ${describe(action).toLowerCase()}, order ${action.order.join(", ")}`;
+    return `${who}: SCORE ${describe(action)}; mandala order ${action.order.join(", ")}`;
   }
 
   function drawHistory() {

@@ -296,7 +296,7 @@
   document.getElementById("ice-prev").addEventListener("click", () => step(-1));
   document.getElementById("ice-next").addEventListener("click", () => step(1));
 
-  const refresh = coalesce(async () => { game = await api("GET", url); draw(); });
+  const refresh = coalesce(async () => { game = await api("GET", url); picked = null; draw(); });
 
   async function send(path, body) {
     try {
@@ -304,7 +304,8 @@
       picked = null;
       draw();
     } catch (error) {
-      if (error.status === 409) refresh();
+      // refused now (another phone was first, or the rules): show the game as it stands
+      if (error.status === 409) { await refresh(); Panel.say(error.message); }
     }
   }
   document.getElementById("ice-take").addEventListener("click", () => {
@@ -317,6 +318,7 @@
       if (item.deleted) Panel.say("This game was deleted on another phone.");
       else if (item.version > game.version) {
         game = { id: item.id, kind: item.kind, version: item.version, state: item.state };
+        picked = null;  // chosen for a turn another phone has just played
         draw();
       }
     } else if (item.type === "state") refresh();  // (re)connected: catch up

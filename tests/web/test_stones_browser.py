@@ -108,6 +108,7 @@ def test_picks_and_a_score_recorded_by_tapping_show_the_engines_values(
             artist["pattern"]
         )
     shot(page, "stones-01-board-to-build")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scroll
 
     watcher = phone(browser, served)
     watcher.goto(f"{served}/games/{game_id}")

@@ -78,10 +78,12 @@ def phone(browser: Any, base: str, context: Any = None) -> Any:
     page = opener.new_page(viewport={"width": 360, "height": 740})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(
-        re.compile(r"^(?!" + re.escape(base) + ").*"),
-        lambda route: (errors.append("left the machine: " + route.request.url), route.abort()),
-    )
+
+    def refuse(route: Any) -> None:
+        errors.append("left the machine: " + route.request.url)
+        route.abort()
+
+    page.route(re.compile(r"^(?!" + re.escape(base) + ").*"), refuse)
     page.errors = errors
     return page
 

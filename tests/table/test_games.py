@@ -182,9 +182,10 @@ def test_a_restart_rebuilds_every_game_from_its_journal(tmp_path: Path) -> None:
         assert table.get_game(game["id"]) == before
         assert table.list_games() == listing
         assert before["version"] == 5
+        # path[4] is yellow-2, path[1] red-2; Cy's pawn is still at -1, so nothing falls
         assert before["state"]["log"] == [
-            {"action": 4, "instructions": []},
-            {"action": 1, "instructions": []},
+            {"action": 4, "instructions": ["Ann takes the yellow-2 at 4"]},
+            {"action": 1, "instructions": ["Bo takes the red-2 at 1"]},
         ]
 
 

@@ -74,8 +74,11 @@ def phone(browser: Any, base: str, context: Any = None) -> Any:
 
     The test asserts ``page.errors == []`` at its end.
     """
-    opener = context if context is not None else browser
-    page = opener.new_page(viewport={"width": 360, "height": 740})
+    if context is None:
+        page = browser.new_page(viewport={"width": 360, "height": 740})
+    else:  # a context (another phone, its own cookies) takes no viewport per page
+        page = context.new_page()
+        page.set_viewport_size({"width": 360, "height": 740})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
 

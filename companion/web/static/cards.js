@@ -69,8 +69,8 @@
     const line = document.getElementById("cards-status");
     const mode = s.mode === "table" ? "tracking a real table" : "played on the panel";
     const who = s.mode === "table" ? null : (s.seat ? "you are " + s.seat : "shared view");
-    line.replaceChildren(el("span", { text: statusText(s) }),
-      el("span", { class: "chip", text: mode }), who && el("span", { class: "chip", text: who }));
+    line.replaceChildren(el("span", { class: "what", text: statusText(s) }),
+      el("span", { class: "chip", text: mode }), ...(who ? [el("span", { class: "chip", text: who })] : []));
     let counts = "Deck: " + s.deck + " · discard pile: " + s.discard;
     if (s.end_triggered && !s.over) counts += " · the end is triggered: the game ends after the next destruction";
     document.getElementById("cards-counts").textContent = counts;
@@ -90,9 +90,9 @@
       const taken = Boolean(s.taken && s.taken[i]);
       const state = mine ? "your seat" : (taken ? "taken by a phone" : "free");
       list.append(el("li", { "data-seat": i },
-        el("strong", { text: name }), " — " + state + " ",
-        !mine && !taken && !s.over && el("button", { type: "button", class: "small", "data-take": i, text: "Take " + name + "'s seat" }),
-        s.host && taken && el("button", { type: "button", class: "small danger", "data-free": i, text: "Free" })));
+        el("strong", { text: name }), " — " + state,
+        !mine && !taken && !s.over ? el("button", { type: "button", class: "small", "data-take": i, text: "Take " + name + "'s seat" }) : null,
+        s.host && taken ? el("button", { type: "button", class: "small danger", "data-free": i, text: "Free" }) : null));
     });
   }
 
@@ -209,7 +209,7 @@
         el("div", { class: "area" }, el("span", { text: "Score" }),
           el("strong", { class: "score", text: score === null ? "hidden until the end" : String(score) })),
         el("div", { class: "area" }, el("span", { text: "River" }),
-          el("span", { class: "river" }, river.length ? river.map((c, i) => [el("span", { class: "space", text: String(i + 1) }), card(c, 1)])
+          el("span", { class: "river" }, river.length ? river.flatMap((c, i) => [el("span", { class: "space", text: String(i + 1) }), card(c, 1)])
             : el("span", { class: "muted", text: "empty" }))),
         el("div", { class: "area" }, el("span", { text: "Cup" }), el("span", { class: "cup" }, typeof cup === "number" ? hidden(cup) : cards(cup))),
         el("div", { class: "area" }, el("span", { text: "Hand" }), el("span", { class: "hand" }, typeof hand === "number" ? hidden(hand) : cards(hand)))));

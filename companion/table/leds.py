@@ -10,7 +10,11 @@ are full-scale.
   fast, where a snipe would happen; white, blinking slowly, where a ring's mark must go
   during a re-sync; every spoke red for one pulse when the rings make an illegal turn;
 - base: the seat's colour, full for the seat to move, dim for the others;
-- scores: one lit pixel per point in the seat's colour.
+- scores: one lit pixel per point in the seat's colour;
+- a computer seat's announced turn: while a ring it announced still has to turn, the spoke
+  pixels chase round the rim in the direction to turn it, in its die colour (one lit pixel
+  in every :data:`CHASE_GAP`, moving one spoke per quarter second), over everything else but
+  the illegal-turn pulse.
 
 The blink rhythm (``phase``, counted in quarter seconds) tells a snipe from a path without
 relying on colour.
@@ -30,6 +34,17 @@ RED: RGB = (255, 0, 0)
 WHITE: RGB = (255, 255, 255)
 DIM = 4
 """Bases of the seats not to move shine at 1/DIM of their colour."""
+CHASE_GAP = 4
+"""A chase lights one spoke pixel in this many."""
+
+#: The dice colours (a chase shows the colour of the ring to turn).
+DIE_COLOURS: dict[str, RGB] = {
+    "red": (255, 0, 0),
+    "blue": (0, 0, 255),
+    "green": (0, 255, 0),
+    "yellow": (255, 200, 0),
+    "brown": (150, 60, 0),
+}
 
 #: Seat colours (rings.md section 2 and any a record may name) as pixels.
 SEAT_COLOURS: dict[str, RGB] = {
@@ -89,6 +104,24 @@ class Score:
 
 
 @dataclass(frozen=True)
+class Chase:
+    """A ring a computer seat announced that still has to turn: which way, in which colour.
+
+    ``direction`` is +1 (clockwise: spoke numbers go up) or -1 (counter-clockwise).
+    """
+
+    ring: int
+    direction: int
+    colour: str
+
+
+def chase_lit(spoke: int, direction: int, phase: int) -> bool:
+    """Say whether a chase lights ``spoke`` at ``phase``: the lit spokes step one spoke per
+    phase in ``direction`` (+1 clockwise, -1 counter-clockwise)."""
+    return (spoke - direction * phase) % CHASE_GAP == 0
+
+
+@dataclass(frozen=True)
 class Scene:
     """Everything a frame depends on (all of it derived from the table's state)."""
 
@@ -100,11 +133,12 @@ class Scene:
     illegal: bool = False
     bases: tuple[Base, ...] = ()
     scores: tuple[Score, ...] = ()
+    chase: Chase | None = None
 
     @property
     def blinks(self) -> bool:
         """Say whether the frame changes with the phase (the table re-renders it on a timer)."""
-        return bool(self.snipes or self.guide)
+        return bool(self.snipes or self.guide or self.chase)
 
 
 def dim(colour: RGB, factor: int = DIM) -> RGB:
@@ -116,6 +150,9 @@ def spoke_colour(scene: Scene, spoke: int, phase: int) -> RGB:
     """The colour of one spoke pixel; the most urgent meaning wins."""
     if scene.illegal:
         return RED
+    if scene.chase is not None:
+        lit = chase_lit(spoke, scene.chase.direction, phase)
+        return DIE_COLOURS.get(scene.chase.colour, WHITE) if lit else OFF
     if spoke in scene.snipes:
         return RED if phase % 2 == 0 else OFF
     if spoke in scene.guide:

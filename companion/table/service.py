@@ -37,6 +37,8 @@ from companion.games.base import (
     get,
 )
 from companion.table import cards_view, leds, live, stones_view
+from companion.table.computer import ComputerSeats, check_seats
+from companion.table.computer import hints as advisor_hints
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
 from companion.table.hub import Hub, Subscription
 from companion.table.seats import GameTokens, Viewer, digest
@@ -67,7 +69,7 @@ CALL_TIMEOUT = 30.0
 """How long a caller waits for the table thread before it is told to try again."""
 RANDOM_SETUP = {"stones": "stones", ICEHOUSE: "path"}
 """Kind -> the setup key of its random layout: a new game given neither gets a random seed."""
-LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume")
+LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume", "play")
 """Keys of a live ring-board step (a record turn has ``dice`` *and* ``rotations``)."""
 
 RingReporter = Callable[[Any], None]
@@ -195,6 +197,8 @@ class Table:
         self._tokens: dict[str, GameTokens] = {}
         """Per game, the digests of its host and seat tokens (cards played on the panel)."""
         self.hub = Hub(self._snapshot)
+        self.computer = ComputerSeats(self)
+        """The ring board's computer seats (``companion.table.computer``)."""
         self.started_at = 0.0
 
     # Life cycle ---------------------------------------------------------------------------
@@ -378,6 +382,10 @@ class Table:
                 pending = self._handle(item)
             except Exception:  # the one thread must outlive any bug in a report's handling
                 log.exception("table thread: %r failed", item)
+            try:
+                self.computer.tick()  # a computer seat to move starts, follows or confirms
+            except Exception:  # the table thread must outlive a failing computer seat
+                log.exception("table thread: computer seat failed")
 
     def _refuse_waiting(self) -> None:
         """Answer every call still queued at shutdown, so no caller waits for ever."""
@@ -517,6 +525,14 @@ class Table:
     def resume(self, game_id: str) -> dict[str, JSON]:
         """Put a ring-board game on the board (same as the action ``{"resume": true}``)."""
         return self._call(lambda: self._act(game_id, None, {"resume": True}))
+
+    def hints(self, game_id: str) -> dict[str, JSON]:
+        """The advisor's best three rotation sets for the roll of a ring-board game, each with
+        what it does (worked out on the caller's thread, not the table's).
+
+        :raises NotFound: no such game. :raises Conflict: no dice yet, over, not rings.
+        """
+        return advisor_hints(self, game_id)
 
     def board(self) -> dict[str, JSON]:
         """The rings as sensed, the LED frame, whether it is emulated and which game is on."""
@@ -706,6 +722,8 @@ class Table:
             # A new game with neither its layout nor a seed: pick a seed (kept in the setup).
             setup["seed"] = secrets.randbelow(2**31)
         setup = {"game": kind, **engine.export_setup(setup)}
+        if kind == RINGS:
+            check_seats(setup)
         seed_value = setup.get("seed")
         seed = (
             as_int(seed_value, "seed", 0)
@@ -843,6 +861,8 @@ class Table:
             if self._resync is None:
                 raise Conflict("nothing to accept: no re-sync is in progress")
             self._resync = None
+        elif key == "play":
+            self.computer.play(game)
         else:
             self._confirm(game)
 
@@ -983,6 +1003,7 @@ class Table:
             # What the last turn did, as instructions for the table (kept across restarts).
             state["last_turn"] = game.notes[-1] if game.notes else []
             state["refusal"] = self._refusal if on_board else None
+            state.update(self.computer.view(game))
         if game.kind == ICEHOUSE and game.error is None:
             icehouse: Any = game.engine
             whole = icehouse.state_to_json(game.state)
@@ -1142,6 +1163,7 @@ class Table:
                 guide=guide,
                 illegal=self._alert_until > time.monotonic(),
             )
+            self._scene = replace(self._scene, chase=self.computer.chase(game))
         else:
             self._scene = leds.Scene()
         changed = self._show(publish=publish)

@@ -19,6 +19,7 @@ from typing import Any
 from flask import Flask
 
 from companion.web import api_board, api_boards, api_cards, api_games, errors, events, pages
+from companion.web.api_advisor import blueprint as advisor_blueprint
 from companion.web.service import TABLE_KEY, TableService
 
 #: Defaults a caller's ``config`` may override.
@@ -49,6 +50,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, table: TableService) 
         api_board.blueprint,
         api_boards.blueprint,
         api_cards.blueprint,
+        advisor_blueprint,
         events.blueprint,
         pages.blueprint,
     ):

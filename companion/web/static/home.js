@@ -55,6 +55,9 @@
       if (kind.value === "rings") {
         seat.corner = Number(row.querySelector("[name=seat-corner]").value);
         seat.colour = row.querySelector("[name=seat-colour]").value;
+        const player = row.querySelector("[name=seat-player]").value;
+        if (player !== "human") seat.computer = player;  // easy, medium or hard
+        if (row.querySelector("[name=seat-hints]").value === "on") seat.hints = true;
       }
       seats.push(kind.value === "rings" ? seat : name);  // other games: plain names
     }

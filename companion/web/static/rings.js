@@ -201,12 +201,58 @@
     warning.textContent = (sensed && sensed.led_warning) || "";
   }
 
+  /* ---- computer seats and the advisor ---- */
+  function drawComputer() {
+    const now = state().computer || null;
+    const last = state().computer_last || null;
+    const waiting = state().computer_waiting || null;
+    const section = document.getElementById("computer");
+    section.hidden = !(now || last || waiting) || Boolean(state().over && !last);
+    let text = "";
+    if (now) text = now.error || now.text;
+    else if (waiting) text = `${waiting} (computer) waits after the undo.`;
+    else if (last) text = `Turn ${last.turn}: ${last.text}. Move the pegs as the last turn says.`;
+    document.getElementById("computer-say").textContent = text;
+    document.getElementById("computer-rings").replaceChildren(...(now ? now.rings : []).map((r) =>
+      el("li", { class: r.done ? "ok" : "todo", "data-ring": r.ring, text: r.text })));
+    document.getElementById("computer-play").hidden = !waiting;
+  }
+
+  let hintsFor = null;  // the turn and dice the shown hints are for
+  const hintsKey = () => JSON.stringify([state().turns, diceNow()]);
+  const playerOf = (name) => (state().players || []).find((p) => p.name === name) || {};
+
+  async function showHints() {
+    const list = document.getElementById("hints-list");
+    hintsFor = hintsKey();
+    try {
+      const answer = await api("GET", gameUrl + "/hints");
+      list.replaceChildren(...answer.options.map((o) => el("li", { text: o.text })));
+      list.hidden = false;
+    } catch (error) { list.hidden = true; }
+  }
+
+  function drawHints() {
+    const mover = playerOf(state().to_move);
+    const button = document.getElementById("hints");
+    button.disabled = !diceNow() || Boolean(state().over) || Boolean(mover.computer);
+    if (hintsFor !== null && hintsFor !== hintsKey()) {
+      hintsFor = null;
+      document.getElementById("hints-list").hidden = true;
+    }
+    // Never shown unasked, unless the seat to move turned hints on.
+    if (mover.hints && !mover.computer && diceNow() && !state().over && hintsFor === null) {
+      showHints();
+    }
+  }
+
   function drawEmulator() {
     Emulator.render(sensed, board.rings.map((ring) => ring.colour), refreshAll);
   }
 
   function drawAll() {
     drawHeader(); drawBoard(); drawDice(); drawTurn(); drawResync(); drawHistory(); drawEmulator();
+    drawComputer(); drawHints();
   }
 
   /* ---- actions ---- */
@@ -280,6 +326,8 @@
       say("This game was deleted on another phone.");
     }
   });
+  document.getElementById("hints").addEventListener("click", showHints);
+  document.getElementById("computer-play").addEventListener("click", () => act({ play: true }));
   document.getElementById("put-on-board").addEventListener("click", () => act({ resume: true }));
   drawAll();
 })();

@@ -215,11 +215,13 @@
     document.getElementById("computer-say").textContent = text;
     document.getElementById("computer-rings").replaceChildren(...(now ? now.rings : []).map((r) =>
       el("li", { class: r.done ? "ok" : "todo", "data-ring": r.ring, text: r.text })));
-    document.getElementById("computer-play").hidden = !waiting;
+    // (a display style, not the hidden attribute: the panel's button style would show it)
+    document.getElementById("computer-play").style.display = waiting ? "" : "none";
   }
 
   let hintsFor = null;  // the turn and dice the shown hints are for
-  const hintsKey = () => JSON.stringify([state().turns, diceNow()]);
+  // The game's own dice (the live turn's may still be the last roll's for a moment).
+  const hintsKey = () => JSON.stringify([state().turns, state().dice || null]);
   const playerOf = (name) => (state().players || []).find((p) => p.name === name) || {};
 
   async function showHints() {
@@ -235,13 +237,13 @@
   function drawHints() {
     const mover = playerOf(state().to_move);
     const button = document.getElementById("hints");
-    button.disabled = !diceNow() || Boolean(state().over) || Boolean(mover.computer);
+    button.disabled = !state().dice || Boolean(state().over) || Boolean(mover.computer);
     if (hintsFor !== null && hintsFor !== hintsKey()) {
       hintsFor = null;
       document.getElementById("hints-list").hidden = true;
     }
     // Never shown unasked, unless the seat to move turned hints on.
-    if (mover.hints && !mover.computer && diceNow() && !state().over && hintsFor === null) {
+    if (mover.hints && !mover.computer && state().dice && !state().over && hintsFor === null) {
       showHints();
     }
   }

@@ -131,7 +131,7 @@ def test_view_is_the_same_whatever_the_other_hand_other_cup_and_deck_order() -> 
     assert ai.view_of(a, 0) == ai.view_of(b, 0)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 160), st.integers(0, 10**6))
 def test_decisions_depend_only_on_the_view(seed: int, plies: int, redeal: int) -> None:
     state, seen = random_position(seed, plies)
@@ -177,7 +177,7 @@ def test_unseen_cards_are_exactly_the_other_hand_its_unseen_cup_and_the_deck(
 # Legal choices
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 200), st.sampled_from(ai.LEVELS))
 def test_choices_are_legal_in_the_real_state(seed: int, plies: int, level: ai.Level) -> None:
     state, seen = random_position(seed, plies)
@@ -250,7 +250,7 @@ class EngineShuffle(random.Random):
         x[:] = [cards.COLOURS.index(c) for c in reversed(new_deck)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.integers(0, 10**6))
 def test_search_rules_play_random_games_exactly_like_the_engine(seed: int) -> None:
     state = cards.new_game({"seats": ["Ann", "Bo"], "seed": seed})

@@ -166,7 +166,9 @@ def check_answer(response: Any, secrets: Secrets, where: str) -> None:
 class Stream:
     def __init__(self, base: str, headers: dict[str, str]) -> None:
         parts = urlsplit(base)
-        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+        self.connection = http.client.HTTPConnection(
+            parts.hostname or "127.0.0.1", parts.port, timeout=10
+        )
         self.connection.request("GET", "/api/events", headers=headers)
         self.response = self.connection.getresponse()
 

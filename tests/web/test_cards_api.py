@@ -566,3 +566,35 @@ def test_tokens_survive_a_restart_and_only_their_digests_are_stored(tmp_path: Pa
         seen = app.test_client().get(game.url, headers={"X-Seat-Token": token})
         assert seen.get_json()["state"]["taken"] == [False, False]
         assert seen.get_json()["state"]["hands"]["Ann"] == 6
+
+
+def test_a_tracked_game_ends_with_both_starting_cups_and_the_final_scores(
+    client: FlaskClient,
+) -> None:
+    record = record_of("cards-t2-cups-decide")
+    record["actions"] = record["actions"][:29]  # up to Bo's last claim: play has ended
+    created = client.post("/api/games", json={"record": record}).get_json()
+    state = created["state"]
+    assert state["due"] == {"cup": "Ann"} and state["over"] is False
+    assert state["rivers"]["Ann"] == ["black", "red", "green", "purple", "yellow", "orange"]
+    assert state["log"][28]["instructions"][-1] == (
+        "Play has ended: turn over Ann's two starting cup cards"
+    )
+    assert {"cup": "Ann", "colours": ["orange", "black"]} in state["legal"]
+    url = f"/api/games/{created['id']}/actions"
+    cup = {"cup": "Ann", "colours": ["orange", "black"]}
+    state = client.post(url, json={"version": 1, "action": cup}).get_json()["state"]
+    assert state["due"] == {"cup": "Bo"}
+    assert state["log"][29]["instructions"] == [
+        "Ann's starting cup cards: orange, black",
+        "Play has ended: turn over Bo's two starting cup cards",
+    ]
+    cup = {"cup": "Bo", "colours": ["green", "green"]}
+    state = client.post(url, json={"version": 2, "action": cup}).get_json()["state"]
+    # Ann: orange in river space 6 and black in space 1: 6 + 1 = 7. Bo: purple in space 1
+    # scores 1, his two green (not in his river) 0.
+    assert (state["over"], state["winner"], state["scores"]) == (True, "Ann", {"Ann": 7, "Bo": 1})
+    assert state["log"][30]["instructions"] == [
+        "Bo's starting cup cards: green, green",
+        "The game is over: Ann wins (7 to 1)",
+    ]

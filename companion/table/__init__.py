@@ -3,8 +3,10 @@
 What lives here: :class:`Table` (one command queue, one thread applying every command, the
 only code that changes a game), ``store`` (SQLite: games, journals, ring offsets), ``live``
 (the ring-board turn at a real table: dice, matching sensed offsets, preview, re-sync),
-``leds`` (the LED frame as a pure function of the table's state) and ``hub`` (change
-notifications for the panel's Server-Sent Events).
+``leds`` (the LED frame as a pure function of the table's state), ``hub`` (change
+notifications for the panel's Server-Sent Events, rendered per subscriber), ``seats`` (host
+and seat tokens of card games with hidden hands: who a request is) and ``cards_view`` (what
+each viewer of a card game sees, plain instructions per card action, who may act or undo).
 
 What must not: game rules (the engines in ``companion.games`` have them), pin access (the
 ``firmware`` package has it; the table only receives its reports and drives its LED strip),

@@ -36,7 +36,9 @@ LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 POINT = 1.0
 """Worth of one point on the scoreboard (every other weight is in these units)."""
 PROGRESS = 0.05
-"""Worth of each ring a peg has come inward: a peg on ring r is worth ``PROGRESS * (r + 1)``."""
+"""Worth of each ring a peg has come inward (see ``PEG_WORTH``)."""
+PEG_WORTH: tuple[float, ...] = tuple(PROGRESS * (ring + 1) for ring in range(rings.RINGS))
+"""Worth of a peg on each ring (ring 0 first): ``PROGRESS * (ring + 1)``; waiting is 0."""
 ENTRY = 0.2
 """Worth of a sure entry for a base with waiting pegs (scaled by the chance of entering)."""
 THREAT = 0.5
@@ -417,7 +419,7 @@ def _snipe_worth(
                 safe *= 1.0 - _entry_snipe_chance(ctx, spoke, base_spoke)
         chance = 1.0 - safe
         points += chance
-        worth += chance * (POINT + PROGRESS * (ring + 1))
+        worth += chance * (POINT + PEG_WORTH[ring])
     return points, worth
 
 
@@ -437,7 +439,7 @@ def _centre_worth(ctx: _Context, state: State, seat: int) -> float:
             mine.append((ring, (slot + offsets[ring]) % spokes))
     return sum(
         _snipe_chance(ctx, offsets, blockers, peg, (rings.RINGS, -1))
-        * (POINT - PROGRESS * (peg[0] + 1))
+        * (POINT - PEG_WORTH[peg[0]])
         for peg in mine
     )
 
@@ -447,7 +449,7 @@ def _centre_worth(ctx: _Context, state: State, seat: int) -> float:
 
 
 def _progress(state: State, seat: int) -> float:
-    return sum(PROGRESS * (ring + 1) for who, ring, _ in state.pegs if who == seat)
+    return sum(PEG_WORTH[ring] for who, ring, _ in state.pegs if who == seat)
 
 
 def _entries(ctx: _Context, state: State, seat: int) -> float:
@@ -710,6 +712,7 @@ class _Mover:
         black = self.tables.black
         entrances = self.tables.entrances
         mover = self.mover
+        worth = PEG_WORTH
         occupied = dict(self.occupied)
         points = 0
         gain = 0.0
@@ -722,7 +725,7 @@ class _Mover:
                     if entrances >> spoke & 1:
                         del occupied[key]
                         points += 1
-                        gain -= PROGRESS * (INNER + 1)
+                        gain -= worth[INNER]
                     break
                 step = ring + 1
                 target = step * spokes + (spoke - offsets[step]) % spokes
@@ -735,10 +738,10 @@ class _Mover:
                 occupied[target] = mover
                 key = target
                 ring = step
-                gain += PROGRESS
+                gain += worth[step] - worth[step - 1]
                 if other is not None:
                     points += 1
-                    gain += PROGRESS * (step + 1)
+                    gain += worth[step]
         for spoke in self.bases:
             slot = (spoke - offsets[0]) % spokes
             if not black[0] >> slot & 1:
@@ -747,10 +750,10 @@ class _Mover:
             if other == mover:
                 continue
             occupied[slot] = mover
-            gain += PROGRESS
+            gain += worth[0]
             if other is not None:
                 points += 1
-                gain += PROGRESS
+                gain += worth[0]
         if points >= self.to_win:
             gain += WIN
         return points, gain + POINT * points
@@ -791,7 +794,14 @@ def _lookahead(
     ranked: list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]],
     rng: random.Random,
 ) -> tuple[Rotation, ...]:
-    """Expectimax over sampled rolls of the next seat for the best-ranked candidates."""
+    """Expectimax over sampled rolls of the next seat for the best-ranked candidates.
+
+    Each candidate's value is the mean, over the same sampled rolls, of the evaluation after
+    the next seat's best answer (:class:`_Mover`). The snipes on the seat's pegs in those
+    answers are a control variate: their worth is replaced by its exact expectation over the
+    next seat's dice (the exposure to that seat), which keeps the mean and removes most of
+    the sampling noise of a handful of rolls.
+    """
     me = state.to_move
     assert me is not None
     candidates: list[tuple[tuple[Rotation, ...], State]] = []
@@ -810,14 +820,23 @@ def _lookahead(
     best_value = float("-inf")
     best = candidates[0][0]
     for rotations, after in candidates:
-        if after.over:
+        next_seat = after.to_move
+        if next_seat is None:
             value = _breakdown(ctx, after, me).total
         else:
             mover = _Mover(ctx, after)
+            expected = 0.0
+            if next_seat != me:
+                expected = _snipe_worth(ctx, after, next_seat, (me,))[1]
             value = 0.0
             for dice in rolls:
-                answer = Turn(dice, mover.best(dice))
-                value += _breakdown(ctx, rings.apply(after, answer), me).total
+                answer = rings.resolve(after, Turn(dice, mover.best(dice)))
+                realised = sum(
+                    POINT + PEG_WORTH[event.end[0]]
+                    for event in answer.events
+                    if event.kind == "snipe" and event.seat == me and event.end is not None
+                )
+                value += _breakdown(ctx, answer.state, me).total + realised - expected
             value /= len(rolls)
         if value > best_value:
             best_value = value

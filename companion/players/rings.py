@@ -438,8 +438,7 @@ def _centre_worth(ctx: _Context, state: State, seat: int) -> float:
             blockers[ring] |= 1 << slot
             mine.append((ring, (slot + offsets[ring]) % spokes))
     return sum(
-        _snipe_chance(ctx, offsets, blockers, peg, (rings.RINGS, -1))
-        * (POINT - PEG_WORTH[peg[0]])
+        _snipe_chance(ctx, offsets, blockers, peg, (rings.RINGS, -1)) * (POINT - PEG_WORTH[peg[0]])
         for peg in mine
     )
 

@@ -115,64 +115,8 @@ def self_test(strip: LedStrip, count: int, delay_s: float = SWEEP_DELAY_S) -> No
 # -- strips ----------------------------------------------------------------------------------
 
 
-class EmulatedStrip:
-    """A strip that keeps what it shows: the last :data:`FRAME_HISTORY` scaled frames."""
-
-    def __init__(self, config: StripConfig) -> None:
-        self.config = config
-        self._frames: collections.deque[list[RGB]] = collections.deque(maxlen=FRAME_HISTORY)
-        self._lock = threading.Lock()
-        self._closed = False
-
-    @property
-    def count(self) -> int:
-        return self.config.count
-
-    def show(self, frame: Sequence[tuple[int, int, int]]) -> None:
-        """Record ``frame`` as the LEDs would show it (brightness and limit applied).
-
-        :raises RequestError: when the frame is malformed.
-        :raises HardwareError: when the strip is closed.
-        """
-        pixels = check_frame(frame, self.config.count)
-        scaled = scale_frame(pixels, self.config.brightness, self.config.max_milliamps)
-        with self._lock:
-            if self._closed:
-                raise HardwareError("the LED strip is closed")
-            self._frames.append(scaled)
-
-    @property
-    def frames(self) -> list[list[RGB]]:
-        """The frames shown, oldest first."""
-        with self._lock:
-            return list(self._frames)
-
-    @property
-    def last_frame(self) -> list[RGB]:
-        """What the strip shows now (all off before the first frame)."""
-        with self._lock:
-            return list(self._frames[-1]) if self._frames else [OFF] * self.config.count
-
-    @property
-    def wire(self) -> bytes:
-        """The last frame as the strip's data line would carry it (colour order applied)."""
-        return encode_frame(self.last_frame, self.config.order)
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    def close(self) -> None:
-        """Show all pixels off, then refuse further frames (idempotent)."""
-        with self._lock:
-            if self._closed:
-                return
-            self._frames.append([OFF] * self.config.count)
-            self._closed = True
-
-
 class PixelStrip:
-    """A real strip behind an Adafruit pixel object (``pixels[i] = rgb``; ``show()``)."""
+    """A strip behind a writer of whole frames: brightness, limit and closing done here once."""
 
     def __init__(
         self, config: StripConfig, write: Callable[[list[RGB]], None], release: Callable[[], None]
@@ -186,6 +130,10 @@ class PixelStrip:
     @property
     def count(self) -> int:
         return self.config.count
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def show(self, frame: Sequence[tuple[int, int, int]]) -> None:
         """Send ``frame`` to the strip (brightness and limit applied).
@@ -210,6 +158,31 @@ class PixelStrip:
                 self._write([OFF] * self.config.count)
             finally:
                 self._release()
+
+
+class EmulatedStrip(PixelStrip):
+    """A strip that keeps what it shows: the last :data:`FRAME_HISTORY` scaled frames."""
+
+    def __init__(self, config: StripConfig) -> None:
+        self._frames: collections.deque[list[RGB]] = collections.deque(maxlen=FRAME_HISTORY)
+        super().__init__(config, self._frames.append, lambda: None)
+
+    @property
+    def frames(self) -> list[list[RGB]]:
+        """The frames shown, oldest first."""
+        with self._lock:
+            return list(self._frames)
+
+    @property
+    def last_frame(self) -> list[RGB]:
+        """What the strip shows now (all off before the first frame)."""
+        with self._lock:
+            return list(self._frames[-1]) if self._frames else [OFF] * self.config.count
+
+    @property
+    def wire(self) -> bytes:
+        """The last frame as the strip's data line would carry it (colour order applied)."""
+        return encode_frame(self.last_frame, self.config.order)
 
 
 def make_strip(config: StripConfig, emulate: bool) -> LedStrip:

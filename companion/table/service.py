@@ -37,6 +37,7 @@ from companion.games.base import (
     get,
 )
 from companion.table import cards_view, leds, live, stones_view
+from companion.table.cards_companion import COMPANION, CompanionSeats, with_companion
 from companion.table.computer import ComputerSeats, check_seats
 from companion.table.computer import hints as advisor_hints
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
@@ -177,7 +178,7 @@ class Table:
         self.boards_dir = boards_dir
         self._hardware_arg = hardware
         self.hardware: Any = None
-        self._engines = engines
+        self._engines = with_companion(engines)  # card games may seat the companion
         self._max_page_count = max_page_count
         self._queue: queue.Queue[_Call | _Ring | _Button | _Stop] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -199,6 +200,8 @@ class Table:
         self.hub = Hub(self._snapshot)
         self.computer = ComputerSeats(self)
         """The ring board's computer seats (``companion.table.computer``)."""
+        self.companion = CompanionSeats(self)
+        """The companion's seats of card games (``companion.table.cards_companion``)."""
         self.started_at = 0.0
 
     # Life cycle ---------------------------------------------------------------------------
@@ -384,6 +387,7 @@ class Table:
                 log.exception("table thread: %r failed", item)
             try:
                 self.computer.tick()  # a computer seat to move starts, follows or confirms
+                self.companion.tick()  # a card game's companion to act starts deciding
             except Exception:  # the table thread must outlive a failing computer seat
                 log.exception("table thread: computer seat failed")
 
@@ -792,7 +796,7 @@ class Table:
         self, game_id: str, version: int | None, action: JSON, viewer: Viewer | None = None
     ) -> dict[str, JSON]:
         game = self._find(game_id)
-        if game.kind == CARDS and game.error is None:
+        if game.kind == CARDS and game.error is None and viewer is not COMPANION:
             cards_view.check_turn(game.state, self._tokens_of(game), viewer or Viewer())
         if version is not None:
             self._check_version(game, version)
@@ -953,6 +957,7 @@ class Table:
         game = self._find(game_id)
         if game.kind != CARDS or game.error is not None:
             raise Conflict(f"game {game.id} has no seats to take: only cards played on the panel")
+        self.companion.check_seat(game, seat, "take")
         tokens = self._tokens_of(game)
         token = cards_view.token_to_give(game.state, tokens, seat, viewer)
         stored = digest(token)
@@ -967,6 +972,7 @@ class Table:
         game = self._find(game_id)
         if game.kind != CARDS or game.error is not None:
             raise Conflict(f"game {game.id} has no seats to free: only cards played on the panel")
+        self.companion.check_seat(game, seat, "free")
         tokens = self._tokens_of(game)
         cards_view.check_free(game.state, tokens, seat, viewer)
         if seat in tokens.digests:
@@ -982,6 +988,7 @@ class Table:
             # What this viewer may see (the shared view without a token); never the summary.
             tokens = self._tokens_of(game)
             state = cards_view.state_view(game.states, game.actions, tokens, viewer or Viewer())
+            state.update(self.companion.view(game))
         else:
             state = dict(game.engine.summary(game.state))
         # "log", not "history": a summary may have its own "history" (icehouse does).

@@ -6,6 +6,8 @@ The config file is TOML with the command line's names (``host``, ``port``, ``dat
 ``lgpio`` or ``rpigpio``); options given on the command line win. ``auto`` emulates where no
 Raspberry Pi is found, and says so. Emulation without a ``pin_map`` uses the bundled map of
 the PWM LED driver (``hardware/pins-pwm.toml``), which wires an ``undo`` button too.
+``cards_budget_ms`` (the card companion's search time per decision, default 200) and
+``cards_pause_ms`` (the least time each of its actions takes, default 700) are config-only.
 """
 
 from __future__ import annotations
@@ -28,7 +30,19 @@ from companion.games.base import (
 )
 
 HARDWARE_MODES = ("auto", "emulate", "lgpio", "rpigpio")
-CONFIG_KEYS = ("host", "port", "data", "emulate", "board", "pin_map", "led_map", "hardware")
+CONFIG_KEYS = (
+    "host",
+    "port",
+    "data",
+    "emulate",
+    "board",
+    "pin_map",
+    "led_map",
+    "hardware",
+    "cards_budget_ms",
+    "cards_pause_ms",
+)
+MAX_CARDS_MS = 60_000
 STREAM_THREADS = 8  # waitress threads beyond one per live stream, for ordinary requests
 
 
@@ -49,6 +63,10 @@ class ServeOptions:
     board: str = "reference"
     pin_map: Path | None = None
     led_map: Path | None = None
+    cards_budget_ms: int | None = None
+    """The card companion's search budget per decision (None: its default, 200 ms)."""
+    cards_pause_ms: int | None = None
+    """How long each of the card companion's actions takes at least (None: 700 ms)."""
 
     @property
     def data_dir(self) -> Path:
@@ -101,6 +119,12 @@ def options_from_mapping(obj: dict[str, Any], base: Path) -> ServeOptions:
         options = replace(options, pin_map=path("pin_map"))
     if "led_map" in obj:
         options = replace(options, led_map=path("led_map"))
+    if "cards_budget_ms" in obj:
+        budget = as_int(obj["cards_budget_ms"], "cards_budget_ms", 1, MAX_CARDS_MS)
+        options = replace(options, cards_budget_ms=budget)
+    if "cards_pause_ms" in obj:
+        pause = as_int(obj["cards_pause_ms"], "cards_pause_ms", 0, MAX_CARDS_MS)
+        options = replace(options, cards_pause_ms=pause)
     return options
 
 
@@ -190,6 +214,7 @@ def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | Non
         )
 
     table = Table(data, open_hardware, boards)
+    table.companion.configure(options.cards_budget_ms, options.cards_pause_ms)
     try:
         table.start()
     except HardwareError as error:

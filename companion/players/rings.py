@@ -11,15 +11,16 @@ the players here read the engine's :class:`~companion.games.rings.State` directl
 - :func:`rank` / :func:`advise`: every legal rotation set of a roll, resolved by the engine and
   ranked by the evaluation of the position after it, with a line of text saying what it does.
 - :func:`choose`: a computer seat. ``easy`` picks a legal set uniformly at random; ``medium``
-  the best-ranked one; ``hard`` looks one turn further: for its best candidates it samples
-  the next seat's dice, lets that seat answer with its best immediate gain (found by a small
-  search of every answer, :class:`_Mover`), and keeps the candidate whose answers leave it
-  best off on average (expectimax over the sampled dice). All randomness comes from the
-  ``random.Random`` passed in, so a seed gives the same choices.
+  the best-ranked one; ``hard`` looks a turn further: for its best candidates it samples the
+  seat's following rolls and adds, on average, the best immediate gain each roll would then
+  allow (found by a small search of every set, :class:`_Mover`); what the seats moving in
+  between may take is already the exposure term, an exact expectation over their dice. All
+  randomness comes from the ``random.Random`` passed in, so a seed gives the same choices.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,7 +29,7 @@ from typing import Literal
 
 from companion.games import rings
 from companion.games.base import IllegalAction
-from companion.games.rings import COLOURS, INNER, Outcome, Rotation, State, Turn
+from companion.games.rings import COLOURS, INNER, Outcome, Rotation, State
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
@@ -48,9 +49,11 @@ WIN = 100.0
 
 HARD_CANDIDATES = 4
 """Hard: how many of the best-ranked rotation sets get the lookahead."""
-HARD_ROLLS = 6
-"""Hard: how many of the next seat's rolls are sampled (the same rolls for every candidate)."""
-HARD_EVALUATIONS = 48
+HARD_ROLLS = 4
+"""Hard: how many of the seat's following rolls are sampled (the same for every candidate)."""
+FOLLOW_UP = 0.5
+"""Hard: share of the expected best gain of the seat's following roll added to a candidate."""
+HARD_EVALUATIONS = 32
 """Hard: at most this many sets get the full evaluation when picking the candidates."""
 
 
@@ -674,7 +677,7 @@ def advise(state: State, dice: Mapping[str, int], top: int = 3) -> list[Option]:
 
 
 class _Mover:
-    """The seat to move in a state, answering rolls by its best immediate gain.
+    """The seat to move in a state, playing rolls for its best immediate gain.
 
     A small copy of the advance and entry rules (section 3.3-3.4) that only counts what a
     set gains the mover -- points, rings advanced, pegs entered, the progress of sniped
@@ -757,17 +760,31 @@ class _Mover:
             gain += WIN
         return points, gain + POINT * points
 
-    def best(self, dice: Mapping[str, int]) -> tuple[Rotation, ...]:
-        """Return the legal set of the roll with the greatest gain (first of equals)."""
+    def best(self, dice: Mapping[str, int]) -> tuple[tuple[Rotation, ...], float]:
+        """Return the legal set of the roll with the greatest gain (first of equals), and it.
+
+        Turns of rings that cannot matter to the mover (outward of all its pegs, and ring 0
+        when it has nobody waiting) all gain the same, so one of them stands for the rest.
+        """
         tables = self.tables
         spokes = self.spokes
         start = self.state.offsets
+        lowest = min((ring for ring, _ in self.mine), default=rings.RINGS)
+        waiting = bool(self.bases)
+
+        def matters(ring: int) -> bool:
+            return ring >= lowest or (ring == 0 and waiting)
+
         choices: list[list[tuple[int, int]]] = []
         for colour in COLOURS:
             value = dice[colour]
             free = [r for r in tables.colour_rings[colour] if r not in self.locked]
             if value and free:
-                choices.append([(r, s) for r in free for s in (value, -value)])
+                turns = [(r, s) for r in free if matters(r) for s in (value, -value)]
+                idle = [r for r in free if not matters(r)]
+                if idle:
+                    turns.append((idle[0], value))
+                choices.append(turns)
         best_gain = float("-inf")
         best: tuple[tuple[int, int], ...] = ()
         offsets = list(start)
@@ -780,11 +797,8 @@ class _Mover:
             if gain > best_gain:
                 best_gain = gain
                 best = combo
-        return tuple(sorted((Rotation(r, s) for r, s in best), key=lambda r: r.ring))
-
-
-def _same_position(a: State, b: State) -> bool:
-    return (a.offsets, a.pegs, a.waiting, a.scores) == (b.offsets, b.pegs, b.waiting, b.scores)
+        rotations = tuple(sorted((Rotation(r, s) for r, s in best), key=lambda r: r.ring))
+        return rotations, best_gain
 
 
 def _lookahead(
@@ -793,50 +807,35 @@ def _lookahead(
     ranked: list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]],
     rng: random.Random,
 ) -> tuple[Rotation, ...]:
-    """Expectimax over sampled rolls of the next seat for the best-ranked candidates.
+    """Pick among the best-ranked candidates by what the seat's following roll may bring.
 
-    Each candidate's value is the mean, over the same sampled rolls, of the evaluation after
-    the next seat's best answer (:class:`_Mover`). The snipes on the seat's pegs in those
-    answers are a control variate: their worth is replaced by its exact expectation over the
-    next seat's dice (the exposure to that seat), which keeps the mean and removes most of
-    the sampling noise of a handful of rolls.
+    Each candidate's value is its evaluation plus ``FOLLOW_UP`` times the mean, over
+    ``HARD_ROLLS`` sampled rolls (the same for every candidate), of the best immediate gain
+    the seat could then make (:class:`_Mover`: points, rings advanced, entries, snipes).
+    The other seats' turns in between are not played out: what they may take is the
+    exposure term of the evaluation, an exact expectation over their dice.
     """
     me = state.to_move
     assert me is not None
-    candidates: list[tuple[tuple[Rotation, ...], State]] = []
-    for _, rotations, outcome, _ in ranked:
+    candidates: list[tuple[float, tuple[Rotation, ...], State]] = []
+    for total, rotations, outcome, _ in ranked:
         after = outcome.state
         if after.winner == me:
             return rotations
-        if any(_same_position(after, seen) for _, seen in candidates):
-            continue
-        candidates.append((rotations, after))
+        candidates.append((total, rotations, after))
         if len(candidates) == HARD_CANDIDATES:
             break
     if len(candidates) == 1:
-        return candidates[0][0]
+        return candidates[0][1]
     rolls = [rings.roll(rng, state.board) for _ in range(HARD_ROLLS)]
     best_value = float("-inf")
-    best = candidates[0][0]
-    for rotations, after in candidates:
-        next_seat = after.to_move
-        if next_seat is None:
-            value = _breakdown(ctx, after, me).total
-        else:
-            mover = _Mover(ctx, after)
-            expected = 0.0
-            if next_seat != me:
-                expected = _snipe_worth(ctx, after, next_seat, (me,))[1]
-            value = 0.0
-            for dice in rolls:
-                answer = rings.resolve(after, Turn(dice, mover.best(dice)))
-                realised = sum(
-                    POINT + PEG_WORTH[event.end[0]]
-                    for event in answer.events
-                    if event.kind == "snipe" and event.seat == me and event.end is not None
-                )
-                value += _breakdown(ctx, answer.state, me).total + realised - expected
-            value /= len(rolls)
+    best = candidates[0][1]
+    for total, rotations, after in candidates:
+        value = total
+        if not after.over:
+            mover = _Mover(ctx, dataclasses.replace(after, to_move=me))
+            gains = sum(mover.best(dice)[1] for dice in rolls)
+            value += FOLLOW_UP * gains / len(rolls)
         if value > best_value:
             best_value = value
             best = rotations
@@ -849,9 +848,11 @@ def choose(
     """Return the rotation set a computer seat at ``level`` plays for this roll.
 
     ``easy``: a legal set chosen uniformly at random. ``medium``: the best set of
-    :func:`rank`. ``hard``: of the best-ranked sets, the one that leaves the seat best off
-    on average after the next seat answers each of ``HARD_ROLLS`` sampled rolls with its
-    best immediate gain. Every variant works (``solo``: the next seat is the seat itself).
+    :func:`rank`. ``hard``: of the ``HARD_CANDIDATES`` best-ranked sets (at most
+    ``HARD_EVALUATIONS`` sets get the full evaluation), the one whose evaluation plus
+    ``FOLLOW_UP`` times the mean best gain of ``HARD_ROLLS`` sampled following rolls is
+    greatest. Every variant works (``solo`` too: it plays for the fewest turns by taking
+    the points and progress each roll allows).
 
     :raises ValueError: for an unknown level.
     :raises IllegalAction: when the game is over, or for a die value the board lacks.
@@ -866,6 +867,4 @@ def choose(
     ctx = _Context(state.board)
     if level == "medium":
         return _best(ctx, state, dice, 1)[0][1]
-    return _lookahead(
-        ctx, state, _best(ctx, state, dice, HARD_CANDIDATES * 2, HARD_EVALUATIONS), rng
-    )
+    return _lookahead(ctx, state, _best(ctx, state, dice, HARD_CANDIDATES, HARD_EVALUATIONS), rng)

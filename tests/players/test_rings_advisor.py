@@ -406,10 +406,10 @@ def test_choose_returns_a_legal_set_at_every_level_in_every_multi_seat_variant(
     _play_levels(seed, variant, seats, turns=4)
 
 
-@settings(max_examples=10)
+@settings(max_examples=6)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_choose_plays_solo_games_with_locked_rings(seed: int) -> None:
-    _play_levels(seed, "solo", 1, turns=60)
+    _play_levels(seed, "solo", 1, turns=30)
 
 
 def test_solo_choose_works_once_rings_are_locked() -> None:
@@ -452,7 +452,7 @@ def test_every_level_takes_a_winning_snipe() -> None:
 # The hard seat's quick answers agree with the engine
 
 
-@settings(max_examples=40)
+@settings(max_examples=20)
 @given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=2, max_value=4))
 def test_the_quick_answer_search_counts_the_points_the_engine_scores(seed: int, seats: int) -> None:
     state = _random_position(seed, seats=seats)
@@ -471,7 +471,7 @@ def test_the_quick_answer_search_counts_the_points_the_engine_scores(seed: int, 
 def test_the_quick_answer_search_returns_a_legal_set() -> None:
     state = _random_position(11)
     rolled: Mapping[str, int] = _some_roll(11, state.board)
-    answer = players._Mover(players._Context(state.board), state).best(rolled)
+    answer, _ = players._Mover(players._Context(state.board), state).best(rolled)
     assert answer in rings.legal_rotation_sets(state, rolled)
 
 

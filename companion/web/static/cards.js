@@ -38,7 +38,9 @@
     return entries.map(([colour, n]) => card(colour, n));
   }
   function hidden(n) { return el("span", { class: "card hidden", text: n + (n === 1 ? " card" : " cards") }); }
-  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  // key order differs between the page's data (sorted) and the API's answers
+  const canon = (x) => JSON.stringify(Object.keys(x).sort().map((k) => [k, x[k]]));
+  const same = (a, b) => canon(a) === canon(b);
   const isLegal = (action) => (game.state.legal || []).some((x) => same(x, action));
 
   async function act(action) {
@@ -87,12 +89,13 @@
     list.replaceChildren();
     seatNames().forEach((name, i) => {
       const mine = s.seat === name;
-      const taken = Boolean(s.taken && s.taken[i]);
-      const state = mine ? "your seat" : (taken ? "taken by a phone" : "free");
+      const level = s.players && s.players[i] ? s.players[i].computer : null;
+      const taken = Boolean(s.taken && s.taken[i]) || Boolean(level);  // the companion's seat is never free
+      const state = mine ? "your seat" : (level ? "played by the companion (" + level + ")" : (taken ? "taken by a phone" : "free"));
       list.append(el("li", { "data-seat": i },
         el("strong", { text: name }), " — " + state,
         !mine && !taken && !s.over ? el("button", { type: "button", class: "small", "data-take": i, text: "Take " + name + "'s seat" }) : null,
-        s.host && taken ? el("button", { type: "button", class: "small danger", "data-free": i, text: "Free" }) : null));
+        s.host && taken && !level ? el("button", { type: "button", class: "small danger", "data-free": i, text: "Free" }) : null));
     });
   }
 
@@ -216,6 +219,19 @@
     }
   }
 
+  // A game against the companion: what it is doing, and one line per action it played.
+  function renderCompanion(s) {
+    const box = document.getElementById("cards-companion");
+    const said = s.companion_said || [];
+    box.hidden = !s.companion && !said.length;
+    if (box.hidden) return;
+    const now = document.getElementById("cards-companion-now");
+    now.textContent = s.companion ? s.companion.text + (s.companion.error ? ": " + s.companion.error : "…") : "";
+    now.hidden = !s.companion;
+    document.getElementById("cards-companion-said").replaceChildren(...said.slice(-4).reverse().map((line) =>
+      el("li", { "data-action": line.action, text: line.text })));
+  }
+
   function renderLog(s) {
     const list = document.getElementById("cards-log");
     list.replaceChildren(...s.log.slice().reverse().map((entry) =>
@@ -227,6 +243,7 @@
     renderStatus(s);
     renderSeats(s);
     renderClaim(s);
+    renderCompanion(s);
     renderEntry(s);
     renderMandalas(s);
     renderPlayers(s);

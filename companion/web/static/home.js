@@ -45,6 +45,19 @@
   kind.addEventListener("change", showOptions);
   showOptions();
 
+  // cards played on the panel: against another phone, or against the companion
+  const cardsMode = document.getElementById("cards-mode");
+  const opponent = document.getElementById("cards-opponent");
+  const companionSeat = document.getElementById("cards-companion-seat");
+  const showOpponent = () => {
+    document.getElementById("cards-opponent-row").hidden = cardsMode.value !== "play";
+    document.getElementById("cards-companion-seat-row").hidden = cardsMode.value !== "play" || !opponent.value;
+  };
+  cardsMode.addEventListener("change", showOpponent);
+  opponent.addEventListener("change", showOpponent);
+  showOpponent();
+  const against = () => (kind.value === "cards" && cardsMode.value === "play" ? opponent.value : "");
+
   document.getElementById("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
     const seats = [];
@@ -66,13 +79,21 @@
       body.variant = document.getElementById("variant").value;
       body.board = document.getElementById("board").value;
     }
-    if (kind.value === "cards") body.mode = document.getElementById("cards-mode").value;
+    if (kind.value === "cards") body.mode = cardsMode.value;
+    const level = against();
+    const theirs = Number(companionSeat.value);
+    if (level && seats[theirs]) seats[theirs] = { name: seats[theirs], computer: level };
     const seed = document.getElementById("seed").value.trim();
     if (seed) body.seed = Number(seed);
     try {
       const game = await api("POST", "/api/games", body);
       // cards played on the panel: this phone is the host (frees seats, deletes the game)
       if (game.host_token) window.localStorage.setItem("mandala.host." + game.id, game.host_token);
+      if (level) {  // this phone plays the other seat: take it now (the card page keeps it)
+        const seat = 1 - theirs;
+        const taken = await api("POST", "/api/games/" + encodeURIComponent(game.id) + "/seats/" + seat + "/take", {});
+        window.localStorage.setItem("mandala.cards." + game.id, JSON.stringify({ seat, token: taken.token }));
+      }
       window.location.href = "/games/" + encodeURIComponent(game.id);
     } catch (error) { /* shown */ }
   });

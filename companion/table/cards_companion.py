@@ -91,8 +91,8 @@ def companion_of(setup: Mapping[str, JSON]) -> Companion | None:
 def check_setup(setup: Mapping[str, JSON]) -> None:
     """Check the seat objects of a card game's setup.
 
-    :raises RecordError: naming the key, e.g. ``seats[1].computer: expected one of easy,
-        hard, got 'medium'`` or ``seats[1].computer: the companion plays only games played
+    :raises RecordError: naming the key, e.g. ``seats[1].computer: 'medium' is not one of
+        easy, hard`` or ``seats[1].computer: the companion plays only games played
         on the panel (mode 'play'), not a tracked table``.
     """
     seats = setup.get("seats")
@@ -337,7 +337,8 @@ class CompanionSeats:
         names = game.seat_names()
         plan = self.plans.get(game.id)
         thinking: JSON = None
-        if plan is not None and companion is not None:
+        # A decision for an older version (an undo came in) is dropped at the next tick.
+        if plan is not None and companion is not None and plan.version == game.version:
             doing = "could not play" if plan.error else "is thinking"
             thinking = {
                 "seat": companion.name,

@@ -90,6 +90,9 @@ class Secrets:
             for seat in (0, 1):
                 found.public.append(cards.cards_to_json(state.fields[m][seat]))
         found.public_lists = [Counter(river) for river in state.rivers]
+        # Every card page prints the six colours once each (the score sheet's colour list),
+        # so a hidden set of exactly one card of each colour cannot be told from it.
+        found.public_lists.append(Counter(cards.COLOURS))
         found.coincidences = len(found.hidden) - len(found.checked())
         return found
 

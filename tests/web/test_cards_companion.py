@@ -28,6 +28,7 @@ from companion.table.service import Table
 from companion.web import create_app
 from companion.web.serve import read_config
 from tests.conftest import run_cli
+from tests.players.test_cards_ai import SEAT_VIEW_FIELDS
 from tests.web.conftest import assert_error
 from tests.web.test_cards_hidden import (
     Phone,
@@ -45,26 +46,6 @@ SEATS = ["Ann", "Bo"]
 AGAINST = ["Ann", {"name": "Bo", "computer": "hard"}]
 WAIT_S = 60.0
 """A hang guard for the companion's action (it takes its pause plus a few milliseconds)."""
-
-# What a seat view holds; nothing else may reach the worker (no other hand, no deck order).
-SEAT_VIEW_FIELDS = {
-    "seats",
-    "seat",
-    "hand",
-    "cup",
-    "other_cup_seen",
-    "other_hand_size",
-    "other_cup_size",
-    "deck_size",
-    "mountains",
-    "fields",
-    "rivers",
-    "discard",
-    "to_act",
-    "claiming",
-    "end_triggered",
-    "over",
-}
 
 
 class Recorder:

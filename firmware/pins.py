@@ -36,10 +36,13 @@ class EmulatedPin(MockPin):  # type: ignore[misc]
     """A mock pin whose events go through its factory's callback thread.
 
     It starts high, as the encoder lines do with their external pull-ups, and keeps only the
-    last :data:`PIN_HISTORY` level changes in ``states``.
+    last :data:`PIN_HISTORY` level changes. They are kept as plain ``(seconds since the
+    change before, level)`` pairs and become gpiozero ``PinState`` records only when
+    ``states`` is read (by tests): building a record per edge was a tenth of the emulator's
+    cost per edge.
     """
 
-    states: collections.deque[Any]
+    _history: collections.deque[tuple[float, bool]]
     _last_change: float
 
     def __init__(self, factory: EmulatedFactory, info: Any) -> None:
@@ -47,6 +50,18 @@ class EmulatedPin(MockPin):  # type: ignore[misc]
         self._state = True
         self._put = factory.dispatch
         self.clear_states()
+
+    @property
+    def states(self) -> list[Any]:
+        """The recorded level changes, oldest first, as gpiozero ``PinState`` records."""
+        return [PinState(*change) for change in self._history]
+
+    @states.setter
+    def states(self, value: Any) -> None:
+        # MockPin.__init__ assigns a list; keep it in the bounded history instead.
+        self._history = collections.deque(
+            ((float(s.timestamp), bool(s.state)) for s in value), maxlen=PIN_HISTORY
+        )
 
     def drive_high(self) -> None:
         """Pull the line high (as an input's outside world does)."""
@@ -59,19 +74,26 @@ class EmulatedPin(MockPin):  # type: ignore[misc]
     def _drive(self, level: bool) -> None:
         # MockPin's drive_high/low, in one call: this is the emulator's hot path.
         assert self._function == "input"
-        if self._state == level:
-            return
+        if (
+            self._change_state(level)
+            and self._when_changed is not None
+            and self._edges in (_RISING if level else _FALLING)
+        ):
+            self._put(self, self._last_change, level)
+
+    def _change_state(self, value: bool) -> bool:
+        if self._state == value:
+            return False
         now = _ticks()
-        self.states.append(PinState(now - self._last_change, level))
-        self._state = level
+        self._history.append((now - self._last_change, value))
+        self._state = value
         self._last_change = now
-        if self._when_changed is not None and self._edges in (_RISING if level else _FALLING):
-            self._put(self, now, level)
+        return True
 
     def clear_states(self) -> None:
         """Forget the recorded level changes (keeps the current level as the first)."""
         self._last_change = factory_ticks()
-        self.states = collections.deque([PinState(0.0, self._state)], maxlen=PIN_HISTORY)
+        self._history = collections.deque([(0.0, self._state)], maxlen=PIN_HISTORY)
 
     def _call_when_changed(self) -> None:
         # Capture the level now; it may change again before the callback thread runs.

@@ -71,23 +71,25 @@ class EmulatedPin(MockPin):  # type: ignore[misc]
         """Pull the line low."""
         self._drive(False)
 
-    def _drive(self, level: bool) -> None:
-        # MockPin's drive_high/low, in one call: this is the emulator's hot path.
-        assert self._function == "input"
+    def _change_state(self, value: bool) -> bool:
+        # gpiozero's MockPin uses this for every level change it makes itself.
+        return self._drive(value, silent=True)
+
+    def _drive(self, level: bool, silent: bool = False) -> bool:
+        # MockPin's drive_high/low and _change_state in one call: the emulator's hot path.
+        assert silent or self._function == "input"
+        if self._state == level:
+            return False
+        now = _ticks()
+        self._history.append((now - self._last_change, level))
+        self._state = level
+        self._last_change = now
         if (
-            self._change_state(level)
+            not silent
             and self._when_changed is not None
             and self._edges in (_RISING if level else _FALLING)
         ):
-            self._put(self, self._last_change, level)
-
-    def _change_state(self, value: bool) -> bool:
-        if self._state == value:
-            return False
-        now = _ticks()
-        self._history.append((now - self._last_change, value))
-        self._state = value
-        self._last_change = now
+            self._put(self, now, level)
         return True
 
     def clear_states(self) -> None:

@@ -6,7 +6,9 @@
 2. gpiozero MockFactory pins with callbacks in the caller's thread: our RingBank and
    gpiozero's own RotaryEncoder, on the same pin numbers, driven by the same edge sequence,
    side by side (and the ratio);
-3. the emulated backend end to end: RingTurner -> mock pins -> the ONE callback thread ->
+3. our pin callbacks called directly, as lgpio's C thread calls them on a Pi (no mock pin
+   in between: this is the whole per-edge cost of our code on the device);
+4. the emulated backend end to end: RingTurner -> mock pins -> the ONE callback thread ->
    decoder -> RingBank reports -> a consumer thread draining them (as the table would).
 
 Hands on a real board make at most a few thousand edges per second; the last line prints
@@ -140,6 +142,33 @@ def bench_callers_thread(detents: int, rounds: int) -> tuple[Rate, Rate, Rate]:
     return ours, theirs, bare
 
 
+def bench_callbacks(detents: int, rounds: int) -> Rate:
+    """Call the ring bank's own pin callbacks (read back through gpiozero's ``when_changed``)
+    with the edge sequence, the way lgpio's thread calls them."""
+    pin_map = load_pin_map()
+    factory = MockFactory()
+    RingTurner(factory, pin_map)
+    reports: queue.SimpleQueue[RingReport] = queue.SimpleQueue()
+    bank = RingBank(pin_map, 16, factory, reports.put)
+    callbacks = {LINE_A: factory.pin(4).when_changed, 1: factory.pin(17).when_changed}
+    calls = [(callbacks[line], bool(level)) for line, level in quadrature_edges(OPEN, detents)]
+
+    def run() -> None:
+        ticks = time.monotonic()
+        for callback, level in calls:
+            callback(ticks, level)
+
+    rate = Rate()
+    for _ in range(rounds):
+        rate.add(len(calls), *timed(run))
+        while not reports.empty():  # the table drains them as they come
+            reports.get()
+    assert bank.status()[0].detents == detents * rounds
+    bank.close()
+    factory.close()
+    return rate
+
+
 def bench_emulated(detents: int, rounds: int) -> Rate:
     rate = Rate()
     for _ in range(rounds):
@@ -202,10 +231,17 @@ def main() -> None:
         f"  RingBank / RotaryEncoder:                  {ours.wall / theirs.wall:>12.2f}x wall"
         f"  {ours.cpu / theirs.cpu:>12.2f}x CPU"
     )
+    callbacks = bench_callbacks(detents, rounds)
+    print(f"our pin callbacks alone, as lgpio calls them: {callbacks}")
     emulated = bench_emulated(detents, rounds)
     print("emulated backend, turner -> callback thread -> RingBank reports -> consumer:")
     print(f"                                             {emulated}")
-    margins = {"decoder": decoder, "caller's thread": ours, "emulated": emulated}
+    margins = {
+        "decoder": decoder,
+        "caller's thread": ours,
+        "callbacks alone": callbacks,
+        "emulated": emulated,
+    }
     print(f"margin over {HAND_EDGES_PER_S:,} edges/s by hand (wall / CPU):")
     for name, rate in margins.items():
         wall, cpu = rate.wall / HAND_EDGES_PER_S, rate.cpu / HAND_EDGES_PER_S

@@ -78,6 +78,20 @@ class RingStatus:
     detents: int
 
 
+_BETWEEN: Final = 0
+"""An edge from one phase between rests to another: the ring was already unaligned."""
+_LEFT: Final = 1
+"""An edge from a rest to a phase between rests: the ring may have left its slot."""
+_AT_REST: Final = 2
+"""An edge arriving at a rest (where a detent may be counted)."""
+
+
+def _where(old_at_rest: bool, new_at_rest: bool) -> int:
+    if new_at_rest:
+        return _AT_REST
+    return _LEFT if old_at_rest else _BETWEEN
+
+
 class _Ring:
     """A ring's mutable sensing state; touched only under the bank's lock."""
 
@@ -116,9 +130,12 @@ class _Ring:
         self.decoder = decoder
         self.table: tuple[Step, ...] = decoder.edge_table
         self.at_rest = tuple(decoder.at_rest(p) for p in range(len(self.table) // 4))
-        # The edge table with each new phase's rest flag added: (phase, detents, error, rest).
-        self.fast_table = tuple((*step, self.at_rest[step.phase]) for step in self.table)
-        if any(counted and not rest for _, counted, _, rest in self.fast_table):
+        # The edge table with where each edge goes added: (phase, detents, error, where).
+        self.fast_table = tuple(
+            (*step, _where(self.at_rest[index // 4], self.at_rest[step.phase]))
+            for index, step in enumerate(self.table)
+        )
+        if any(counted and where != _AT_REST for _, counted, _, where in self.fast_table):
             raise AssertionError("a decoder counted a detent away from a rest")
         self.detents_per_slot = detents_per_slot
         self.phase = decoder.start(lines)
@@ -227,9 +244,10 @@ class RingBank:
         """Make the pin callback for one line of one ring: decode, then report any change.
 
         This is the hot path (every edge of every ring), so everything it needs is bound
-        here: one look-up in the ring's edge table (which also says whether the new phase is
-        a rest, and a detent is only ever counted on arriving at one), a few slot reads and
-        writes, and a report only when the offset, alignment or settledness changes. The
+        here: one look-up in the ring's edge table (which also says whether the edge arrives
+        at a rest, where alone a detent is counted, leaves one, or runs between two), a few
+        slot reads and writes, and a report only when the offset, alignment or settledness
+        changes. The
         lock is taken with its bound methods rather than ``with``, which costs twice as much,
         and a report is built with ``tuple.__new__``, skipping the NamedTuple's Python-level
         ``__new__`` (half the cost).
@@ -248,7 +266,7 @@ class RingBank:
             try:
                 if self._closed:
                     return
-                phase, counted, error, rest = table[ring.phase * 4 + (high if state else low)]
+                phase, counted, error, where = table[ring.phase * 4 + (high if state else low)]
                 ring.phase = phase
                 ring.edges += 1
                 if error:
@@ -257,7 +275,7 @@ class RingBank:
                 if not ring.moving:
                     ring.moving = True
                     notify()
-                if rest:
+                if where == _AT_REST:
                     detents = ring.detents + counted
                     ring.detents = detents
                     slots, off_slot = divmod(detents - ring.anchor_detent, per_slot)
@@ -270,7 +288,9 @@ class RingBank:
                             arrived = (index, offset, True, False, _MOVED, detents)
                             report(new_report(RingReport, arrived))
                         return
-                if ring.aligned or ring.settled:  # it has left its slot
+                # Between two rests a ring is never aligned (nor settled): only an edge that
+                # leaves a rest, or one onto a rest off its slot, can change that.
+                if where and (ring.aligned or ring.settled):  # it has left its slot
                     ring.aligned = ring.settled = False
                     unaligned = (index, ring.offset, False, False, _MOVED, ring.detents)
                     report(new_report(RingReport, unaligned))

@@ -11,16 +11,15 @@ the players here read the engine's :class:`~companion.games.rings.State` directl
 - :func:`rank` / :func:`advise`: every legal rotation set of a roll, resolved by the engine and
   ranked by the evaluation of the position after it, with a line of text saying what it does.
 - :func:`choose`: a computer seat. ``easy`` picks a legal set uniformly at random; ``medium``
-  the best-ranked one; ``hard`` looks a turn further: for its best candidates it samples the
-  seat's following rolls and adds, on average, the best immediate gain each roll would then
-  allow (found by a small search of every set, :class:`_Mover`); what the seats moving in
-  between may take is already the exposure term, an exact expectation over their dice. All
-  randomness comes from the ``random.Random`` passed in, so a seed gives the same choices.
+  the best-ranked one; ``hard`` looks a turn further: for its best candidates it plays the
+  seats moving next through sampled rolls, each taking its best immediate gain (found by a
+  small search of every set, :class:`_Mover`), and keeps the candidate whose positions after
+  those replies are worth most on average. All randomness comes from the ``random.Random``
+  passed in, so a seed gives the same choices.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -47,13 +46,12 @@ THREAT = 0.5
 WIN = 100.0
 """Worth of a won (or lost) game."""
 
-HARD_CANDIDATES = 4
+HARD_CANDIDATES = 6
 """Hard: how many of the best-ranked rotation sets get the lookahead."""
-HARD_ROLLS = 4
-"""Hard: how many of the seat's following rolls are sampled (the same for every candidate)."""
-FOLLOW_UP = 0.5
-"""Hard: share of the expected best gain of the seat's following roll added to a candidate."""
-HARD_EVALUATIONS = 32
+HARD_ROLLS = 8
+"""Hard: how many rolls of the seats moving next are played per candidate (shared among
+those seats when there are several; the same rolls for every candidate)."""
+HARD_EVALUATIONS = 64
 """Hard: at most this many sets get the full evaluation when picking the candidates."""
 
 
@@ -801,41 +799,46 @@ class _Mover:
         return rotations, best_gain
 
 
-def _lookahead(
+def _replies(
     ctx: _Context,
     state: State,
     ranked: list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]],
     rng: random.Random,
 ) -> tuple[Rotation, ...]:
-    """Pick among the best-ranked candidates by what the seat's following roll may bring.
+    """Pick among the best-ranked candidates by what the seats moving next make of each.
 
-    Each candidate's value is its evaluation plus ``FOLLOW_UP`` times the mean, over
-    ``HARD_ROLLS`` sampled rolls (the same for every candidate), of the best immediate gain
-    the seat could then make (:class:`_Mover`: points, rings advanced, entries, snipes).
-    The other seats' turns in between are not played out: what they may take is the
-    exposure term of the evaluation, an exact expectation over their dice.
+    The seats that move before this seat's next turn play sampled rolls (``HARD_ROLLS`` in
+    all, the same for every candidate), each taking its best immediate gain
+    (:class:`_Mover`: points, rings advanced, entries, snipes); a candidate's value is the
+    mean evaluation, for this seat, of the positions they leave (without the turn-ahead
+    terms: the replies are played, not estimated). A candidate that wins is taken at once.
+    With nobody else to move (``solo``) the best-ranked candidate stands.
     """
     me = state.to_move
     assert me is not None
-    candidates: list[tuple[float, tuple[Rotation, ...], State]] = []
-    for total, rotations, outcome, _ in ranked:
+    first = ranked[0]
+    if first[2].state.winner == me or len(ranked) == 1:
+        return first[1]
+    between = _seats_before(first[2].state, me)
+    if not between:
+        return first[1]
+    samples = max(2, HARD_ROLLS // len(between))
+    rolls = [[rings.roll(rng, state.board) for _ in between] for _ in range(samples)]
+    best_value = float("-inf")
+    best = first[1]
+    for _, rotations, outcome, _ in ranked:
         after = outcome.state
         if after.winner == me:
             return rotations
-        candidates.append((total, rotations, after))
-        if len(candidates) == HARD_CANDIDATES:
-            break
-    if len(candidates) == 1:
-        return candidates[0][1]
-    rolls = [rings.roll(rng, state.board) for _ in range(HARD_ROLLS)]
-    best_value = float("-inf")
-    best = candidates[0][1]
-    for total, rotations, after in candidates:
-        value = total
-        if not after.over:
-            mover = _Mover(ctx, dataclasses.replace(after, to_move=me))
-            gains = sum(mover.best(dice)[1] for dice in rolls)
-            value += FOLLOW_UP * gains / len(rolls)
+        value = 0.0
+        for sequence in rolls:
+            position = after
+            for dice in sequence:
+                if position.over:
+                    break
+                reply, _ = _Mover(ctx, position).best(dice)
+                position = rings.apply(position, rings.Turn(dice, reply))
+            value += _breakdown(ctx, position, me, ahead=False).total
         if value > best_value:
             best_value = value
             best = rotations
@@ -849,10 +852,10 @@ def choose(
 
     ``easy``: a legal set chosen uniformly at random. ``medium``: the best set of
     :func:`rank`. ``hard``: of the ``HARD_CANDIDATES`` best-ranked sets (at most
-    ``HARD_EVALUATIONS`` sets get the full evaluation), the one whose evaluation plus
-    ``FOLLOW_UP`` times the mean best gain of ``HARD_ROLLS`` sampled following rolls is
-    greatest. Every variant works (``solo`` too: it plays for the fewest turns by taking
-    the points and progress each roll allows).
+    ``HARD_EVALUATIONS`` sets get the full evaluation), the one whose positions after the
+    next seats' replies to ``HARD_ROLLS`` sampled rolls are worth most on average (see
+    :func:`_replies`). Every variant works (``solo`` too, where nobody replies and hard plays
+    as medium: the points and progress each roll allows).
 
     :raises ValueError: for an unknown level.
     :raises IllegalAction: when the game is over, or for a die value the board lacks.
@@ -867,4 +870,4 @@ def choose(
     ctx = _Context(state.board)
     if level == "medium":
         return _best(ctx, state, dice, 1)[0][1]
-    return _lookahead(ctx, state, _best(ctx, state, dice, HARD_CANDIDATES, HARD_EVALUATIONS), rng)
+    return _replies(ctx, state, _best(ctx, state, dice, HARD_CANDIDATES, HARD_EVALUATIONS), rng)

@@ -449,6 +449,57 @@ def test_every_level_takes_a_winning_snipe() -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# Hard plays the next seat's replies
+
+
+def _gift_choice() -> rings.State:
+    # 8 spokes, every slot black, entrance spoke 1, die faces 0 and 2 (each 1/2). Ann
+    # (corner 0) has all six pegs waiting; Bo (corner 2, base spoke 4) has 5 points and one
+    # peg on ring 9, spoke 3. Ann rolls brown 2: ring 4 or ring 9 turns by +2 or -2.
+    return position(
+        board_json(dice=(0, 2)),
+        [("Ann", 0), ("Bo", 2)],
+        [(1, 9, 3)],
+        waiting=[[6], [5]],
+        scores=[0, 5],
+    )
+
+
+def test_hard_plays_the_next_seats_replies_and_keeps_them_from_winning() -> None:
+    # Whatever Ann does, one of her pegs enters at (0, 0) and nobody can reach it; her
+    # evaluation of the four sets is the same, so medium takes the first in rotation order.
+    # Bo wins next turn by bringing the ring-9 peg onto spoke 1:
+    # - ring 4 +-2 leaves it on spoke 3: Bo wins when his brown die shows 2 (ring 9 -2);
+    # - ring 9 -2 puts it on spoke 1: Bo wins whatever he rolls (ring 9 stays put);
+    # - ring 9 +2 puts it on spoke 5: from there +-2 reaches 3 or 7, never 1.
+    # Hard plays Bo's best reply to sampled rolls, so it takes ring 9 +2 (its eight sampled
+    # rolls all show brown 0 with chance 1/256).
+    state = _gift_choice()
+    options = players.rank(state, dice(brown=2))
+    assert [_key(o.rotations) for o in options] == [((4, -2),), ((4, 2),), ((9, -2),), ((9, 2),)]
+    assert len({round(o.score, 9) for o in options}) == 1
+    assert _key(players.choose(state, dice(brown=2), "medium", random.Random(1))) == ((4, -2),)
+    assert _key(players.choose(state, dice(brown=2), "hard", random.Random(1))) == ((9, 2),)
+
+
+def test_hard_plays_as_medium_when_nobody_else_moves() -> None:
+    # Solo: no seat replies, so hard's lookahead has nothing to play.
+    state = position(
+        board_json(dice=(0, 2)),
+        [("Sol", 0)],
+        [(0, 9, 3)],
+        waiting=[[2, 3]],
+        scores=[0],
+        variant="solo",
+    )
+    for seed in range(3):
+        rolled = _some_roll(seed, state.board, zeros=0)
+        assert players.choose(state, rolled, "hard", random.Random(seed)) == players.choose(
+            state, rolled, "medium", random.Random(seed)
+        )
+
+
+# --------------------------------------------------------------------------------------------
 # The hard seat's quick answers agree with the engine
 
 

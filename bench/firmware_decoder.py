@@ -132,6 +132,8 @@ def bench_callers_thread(detents: int, rounds: int) -> tuple[Rate, Rate, Rate]:
         for pin in (4, 17):
             for factory in (ours_factory, theirs_factory, bare_factory):
                 factory.pin(pin).clear_states()
+        drain(reports)  # a consumer takes them as they come (the table does)
+        drain(steps)
     assert bank.status()[0].detents == detents * rounds
     assert encoder.steps == detents * rounds, encoder.steps
     bank.close()
@@ -140,6 +142,12 @@ def bench_callers_thread(detents: int, rounds: int) -> tuple[Rate, Rate, Rate]:
     theirs_factory.close()
     bare_factory.close()
     return ours, theirs, bare
+
+
+def drain(items: queue.SimpleQueue[Any]) -> None:
+    """Empty a queue of reports between rounds, as their consumer would have."""
+    while not items.empty():
+        items.get()
 
 
 def bench_callbacks(detents: int, rounds: int) -> Rate:
@@ -161,8 +169,7 @@ def bench_callbacks(detents: int, rounds: int) -> Rate:
     rate = Rate()
     for _ in range(rounds):
         rate.add(len(calls), *timed(run))
-        while not reports.empty():  # the table drains them as they come
-            reports.get()
+        drain(reports)  # the table drains them as they come
     assert bank.status()[0].detents == detents * rounds
     bank.close()
     factory.close()

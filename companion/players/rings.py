@@ -51,7 +51,7 @@ HARD_CANDIDATES = 6
 HARD_ROLLS = 8
 """Hard: how many rolls of the seats moving next are played per candidate (shared among
 those seats when there are several; the same rolls for every candidate)."""
-HARD_EVALUATIONS = 64
+HARD_EVALUATIONS = 32
 """Hard: at most this many sets get the full evaluation when picking the candidates."""
 
 
@@ -692,8 +692,10 @@ class _Mover:
         self.tables = ctx.tables
         spokes = ctx.spokes
         self.occupied = {ring * spokes + slot: who for who, ring, slot in state.pegs}
+        # (ring, slot, cell key), innermost first (the order in which pegs advance).
         self.mine = sorted(
-            ((ring, slot) for who, ring, slot in state.pegs if who == mover), reverse=True
+            ((ring, slot, ring * spokes + slot) for who, ring, slot in state.pegs if who == mover),
+            reverse=True,
         )
         self.bases = [
             ctx.board.corners[corner]
@@ -714,23 +716,17 @@ class _Mover:
         mover = self.mover
         worth = PEG_WORTH
         occupied = dict(self.occupied)
-        points = 0
-        gain = 0.0
-        for start, slot in self.mine:
-            ring = start
+        points = steps = 0
+        taken = 0.0  # the progress of sniped pegs, less that of the mover's pegs entering
+        for start, slot, start_key in self.mine:
+            ring, key = start, start_key
             spoke = (slot + offsets[ring]) % spokes
-            key = ring * spokes + slot
-            while True:
-                if ring == INNER:
-                    if entrances >> spoke & 1:
-                        del occupied[key]
-                        points += 1
-                        gain -= worth[INNER]
-                    break
+            while ring < INNER:
                 step = ring + 1
-                target = step * spokes + (spoke - offsets[step]) % spokes
-                if not black[step] >> (target - step * spokes) & 1:
+                cell = (spoke - offsets[step]) % spokes
+                if not black[step] >> cell & 1:
                     break
+                target = step * spokes + cell
                 other = occupied.get(target)
                 if other == mover:
                     break
@@ -738,10 +734,15 @@ class _Mover:
                 occupied[target] = mover
                 key = target
                 ring = step
-                gain += worth[step] - worth[step - 1]
+                steps += 1
                 if other is not None:
                     points += 1
-                    gain += worth[step]
+                    taken += worth[step]
+            else:
+                if entrances >> spoke & 1:
+                    del occupied[key]
+                    points += 1
+                    taken -= worth[INNER]
         for spoke in self.bases:
             slot = (spoke - offsets[0]) % spokes
             if not black[0] >> slot & 1:
@@ -750,13 +751,15 @@ class _Mover:
             if other == mover:
                 continue
             occupied[slot] = mover
-            gain += worth[0]
+            taken += worth[0]
             if other is not None:
                 points += 1
-                gain += worth[0]
+                taken += worth[0]
+        # PEG_WORTH grows by PROGRESS a ring, so each ring stepped inward is worth PROGRESS.
+        gain = PROGRESS * steps + taken + POINT * points
         if points >= self.to_win:
             gain += WIN
-        return points, gain + POINT * points
+        return points, gain
 
     def best(self, dice: Mapping[str, int]) -> tuple[tuple[Rotation, ...], float]:
         """Return the legal set of the roll with the greatest gain (first of equals), and it.
@@ -767,13 +770,14 @@ class _Mover:
         tables = self.tables
         spokes = self.spokes
         start = self.state.offsets
-        lowest = min((ring for ring, _ in self.mine), default=rings.RINGS)
+        lowest = min((ring for ring, _, _ in self.mine), default=rings.RINGS)
         waiting = bool(self.bases)
 
         def matters(ring: int) -> bool:
             return ring >= lowest or (ring == 0 and waiting)
 
-        choices: list[list[tuple[int, int]]] = []
+        # Per colour that turns a ring: its choices as (ring, steps, the ring's new offset).
+        choices: list[list[tuple[int, int, int]]] = []
         for colour in COLOURS:
             value = dice[colour]
             free = [r for r in tables.colour_rings[colour] if r not in self.locked]
@@ -782,20 +786,20 @@ class _Mover:
                 idle = [r for r in free if not matters(r)]
                 if idle:
                     turns.append((idle[0], value))
-                choices.append(turns)
+                choices.append([(r, s, (start[r] + s) % spokes) for r, s in turns])
         best_gain = float("-inf")
-        best: tuple[tuple[int, int], ...] = ()
-        offsets = list(start)
+        best: tuple[tuple[int, int, int], ...] = ()
+        base = list(start)
+        gain_of = self.gain
         for combo in itertools.product(*choices):
-            for ring, steps in combo:
-                offsets[ring] = (start[ring] + steps) % spokes
-            _, gain = self.gain(offsets)
-            for ring, _ in combo:
-                offsets[ring] = start[ring]
+            offsets = base.copy()
+            for ring, _, offset in combo:
+                offsets[ring] = offset
+            gain = gain_of(offsets)[1]
             if gain > best_gain:
                 best_gain = gain
                 best = combo
-        rotations = tuple(sorted((Rotation(r, s) for r, s in best), key=lambda r: r.ring))
+        rotations = tuple(sorted((Rotation(r, s) for r, s, _ in best), key=lambda r: r.ring))
         return rotations, best_gain
 
 

@@ -100,7 +100,6 @@ class _Ring:
         "anchor_detent",
         "anchor_slot",
         "at_rest",
-        "decoder",
         "detents",
         "detents_per_slot",
         "edges",
@@ -113,7 +112,6 @@ class _Ring:
         "phase",
         "settled",
         "spokes",
-        "table",
     )
 
     def __init__(  # noqa: PLR0917
@@ -127,13 +125,12 @@ class _Ring:
     ) -> None:
         self.index = index
         self.spokes = spokes
-        self.decoder = decoder
-        self.table: tuple[Step, ...] = decoder.edge_table
-        self.at_rest = tuple(decoder.at_rest(p) for p in range(len(self.table) // 4))
+        table: tuple[Step, ...] = decoder.edge_table
+        self.at_rest = tuple(decoder.at_rest(p) for p in range(len(table) // 4))
         # The edge table with where each edge goes added: (phase, detents, error, where).
         self.fast_table = tuple(
             (*step, _where(self.at_rest[index // 4], self.at_rest[step.phase]))
-            for index, step in enumerate(self.table)
+            for index, step in enumerate(table)
         )
         if any(counted and where != _AT_REST for _, counted, _, where in self.fast_table):
             raise AssertionError("a decoder counted a detent away from a rest")

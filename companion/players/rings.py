@@ -815,8 +815,8 @@ def _replies(
     all, the same for every candidate), each taking its best immediate gain
     (:class:`_Mover`: points, rings advanced, entries, snipes); a candidate's value is the
     mean evaluation, for this seat, of the positions they leave (without the turn-ahead
-    terms: the replies are played, not estimated). A candidate that wins is taken at once.
-    With nobody else to move (``solo``) the best-ranked candidate stands.
+    terms: the replies are played, not estimated). A winning set, ranked first, is taken at
+    once. With nobody else to move (``solo``) the best-ranked candidate stands.
     """
     me = state.to_move
     assert me is not None
@@ -830,10 +830,10 @@ def _replies(
     rolls = [[rings.roll(rng, state.board) for _ in between] for _ in range(samples)]
     best_value = float("-inf")
     best = first[1]
+    # A winning set would rank first (the win outweighs every other term), so no candidate
+    # here ends the game.
     for _, rotations, outcome, _ in ranked:
         after = outcome.state
-        if after.winner == me:
-            return rotations
         value = 0.0
         for sequence in rolls:
             position = after

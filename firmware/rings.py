@@ -2,9 +2,10 @@
 
 Pin callbacks (lgpio's thread on a Pi, the mock factory's callback thread in emulation) only
 decode and hand the change to the caller's ``report`` callback; the bank's own timer thread
-reports each ring as settled once it has sat on one slot for ``settle_ms``. Both run under
-one lock, so the reports of a ring arrive in the order the changes happened, and ``zero`` and
-``set_offset`` from any other thread fall cleanly between two edges.
+reports each ring as settled once it has sat on one slot for ``settle_ms``. Both run holding
+one :class:`Token` (a lock cheap enough for every edge), so the reports of a ring arrive in
+the order the changes happened, and ``zero`` and ``set_offset`` from any other thread fall
+cleanly between two edges.
 
 A ring's offset is the slot it last stood on: turning it part of the way to the next slot
 leaves the offset alone and makes it *unaligned*; arriving on the next slot changes the
@@ -13,6 +14,7 @@ offset. ``detents_per_slot`` clicks make one slot; offsets are modulo the board'
 
 from __future__ import annotations
 
+import collections
 import logging
 import threading
 import time
@@ -29,8 +31,10 @@ from firmware.maps import PinMap
 
 ReportKind = Literal["moved", "settled", "set"]
 DEFAULT_SETTLE_MS: Final = 300
+SETTLE_POLL_S: Final = 0.005
+"""How often the settle timer looks at a moving ring's edge count: a ring settles between
+``settle_ms`` and ``settle_ms`` plus this after its last edge reached the bank."""
 
-_monotonic = time.monotonic
 _new_tuple = tuple.__new__
 _MOVED: Final[ReportKind] = "moved"
 NO_FACTORY: Final = (
@@ -65,8 +69,8 @@ class RingReport(NamedTuple):
 class RingStatus:
     """One ring's sensed state and health.
 
-    ``last_movement`` is the wall-clock time (seconds since the epoch) of the last edge, or
-    ``None`` when it has not moved since the bank started.
+    ``last_movement`` is the wall-clock time (seconds since the epoch) of the last edge, to
+    within :data:`SETTLE_POLL_S`, or ``None`` when it has not moved since the bank started.
     """
 
     offset: int
@@ -93,7 +97,7 @@ def _where(old_at_rest: bool, new_at_rest: bool) -> int:
 
 
 class _Ring:
-    """A ring's mutable sensing state; touched only under the bank's lock."""
+    """A ring's mutable sensing state; touched only while holding the bank's token."""
 
     __slots__ = (
         "aligned",
@@ -104,12 +108,13 @@ class _Ring:
         "detents_per_slot",
         "edges",
         "errors",
-        "fast_table",
         "index",
         "moved_at",
         "moving",
         "offset",
         "phase",
+        "rows",
+        "seen_edges",
         "settled",
         "spokes",
     )
@@ -127,27 +132,100 @@ class _Ring:
         self.spokes = spokes
         table: tuple[Step, ...] = decoder.edge_table
         self.at_rest = tuple(decoder.at_rest(p) for p in range(len(table) // 4))
-        # The edge table with where each edge goes added: (phase, detents, error, where).
-        self.fast_table = tuple(
-            (*step, _where(self.at_rest[index // 4], self.at_rest[step.phase]))
-            for index, step in enumerate(table)
-        )
-        if any(counted and where != _AT_REST for _, counted, _, where in self.fast_table):
+        # The edge table as rows[line][level][phase] -> (phase, detents, error, where): the
+        # step with where the edge goes added, split so that the pin callback of one line
+        # indexes by the level it reports and the ring's phase.
+        phases = len(table) // 4
+        steps = [
+            (*step, _where(self.at_rest[code // 4], self.at_rest[step.phase]))
+            for code, step in enumerate(table)
+        ]
+        if any(counted and where != _AT_REST for _, counted, _, where in steps):
             raise AssertionError("a decoder counted a detent away from a rest")
+        self.rows = tuple(
+            tuple(
+                tuple(steps[phase * 4 + line * 2 + level] for phase in range(phases))
+                for level in (0, 1)
+            )
+            for line in (LINE_A, LINE_B)
+        )
         self.detents_per_slot = detents_per_slot
         self.phase = decoder.start(lines)
         self.detents = 0
         self.edges = 0
         self.errors = 0
         self.moved_at: float | None = None
+        """When the settle timer saw ``edges`` change (monotonic seconds)."""
+        self.seen_edges = 0
+        """``edges`` as the settle timer last saw it."""
         self.anchor_detent = 0
         self.anchor_slot = offset
         self.offset = offset
         self.aligned = self.at_rest[self.phase]
         self.settled = self.aligned
         self.moving = False
-        """Whether an edge came since the settle timer last looked (it settles the ring
-        ``settle_ms`` after ``moved_at``)."""
+        """Whether the settle timer is watching the ring: set by the edge that starts a
+        movement, cleared when the ring has sat still for ``settle_ms``."""
+
+
+class Token:
+    """Mutual exclusion for the pin callbacks: one token in a deque, taken by ``pop``.
+
+    A deque's ``pop`` and ``append`` are atomic (the standard library documents them as
+    thread-safe), and as C methods without arguments to parse they cost about a quarter of
+    a ``threading.Lock``'s ``acquire`` and ``release``: on the edge path, called for every
+    edge of every ring, the lock was a third of our time. The pin callback takes the token
+    with ``take()``, falls back to :meth:`acquire` only when ``take`` raises ``IndexError``
+    (another thread holds it), and always hands it back with ``give(None)``.
+
+    :meth:`retire` takes the token for good: whoever waits for it afterwards gets ``False``
+    from :meth:`acquire` instead. Closing the bank retires its token, so the edge path needs
+    no check of its own for a closed bank.
+
+    Contention is rare (a ``zero`` or a settling against an edge) and short (the holder
+    runs a few microseconds of Python), so a waiter polls every :data:`POLL_S`, releasing
+    the GIL as it sleeps. It is not reentrant: code holding it must not take it again.
+    """
+
+    POLL_S: Final = 0.000_05
+
+    __slots__ = ("give", "retired", "take")
+
+    def __init__(self) -> None:
+        held: collections.deque[None] = collections.deque([None])
+        self.take: Callable[[], None] = held.pop
+        """Take the token, or raise ``IndexError`` at once if another thread holds it."""
+        self.give: Callable[[None], None] = held.append
+        """Hand the token back (with ``None``): only its holder may, and only once."""
+        self.retired = False
+
+    def acquire(self) -> bool:
+        """Take the token, waiting while another thread holds it; ``False`` once retired."""
+        take = self.take
+        while True:
+            try:
+                take()
+            except IndexError:
+                if self.retired:
+                    return False
+                time.sleep(self.POLL_S)
+            else:
+                return True
+
+    def retire(self) -> bool:
+        """Take the token and never give it back; ``False`` when it was retired already."""
+        if not self.acquire():
+            return False
+        self.retired = True
+        return True
+
+    def __enter__(self) -> bool:
+        """Hold the token for a ``with`` block: ``as`` gets ``False`` when it is retired."""
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.retired:  # a block entered after retire() took nothing to give back
+            self.give(None)
 
 
 class RingBank:
@@ -157,7 +235,7 @@ class RingBank:
     :param spokes: the board's spokes (offsets are modulo this).
     :param factory: an explicitly chosen gpiozero pin factory (see :mod:`firmware.pins`).
     :param report: called with every :class:`RingReport`, from pin and timer threads while
-        the bank's lock is held: it must only enqueue.
+        the bank's token is held: it must only enqueue.
     :param settle_ms: how long a ring must sit on one slot to count as settled.
     :param offsets: persisted offsets to resume from (default all 0).
     :raises RequestError: when ``spokes``, ``settle_ms`` or ``offsets`` are out of range.
@@ -188,9 +266,9 @@ class RingBank:
         self.spokes = spokes
         self.settle_s = settle_ms / 1000
         self._report = report
-        self._lock = threading.RLock()
-        self._wake = threading.Condition(self._lock)
-        self._closed = False
+        self._token = Token()
+        self._wake = threading.Event()
+        """Set when a ring starts moving, or the bank closes: the settle timer looks again."""
         self._devices: list[Any] = []
         self._handlers: list[Callable[[float, Any], None]] = []
         self._rings: list[_Ring] = []
@@ -209,7 +287,7 @@ class RingBank:
                         spokes,
                     )
                 )
-            with self._lock:
+            with self._token:
                 for ring in self._rings:
                     for line, device in (
                         (LINE_A, self._devices[2 * ring.index]),
@@ -241,43 +319,41 @@ class RingBank:
         """Make the pin callback for one line of one ring: decode, then report any change.
 
         This is the hot path (every edge of every ring), so everything it needs is bound
-        here: one look-up in the ring's edge table (which also says whether the edge arrives
-        at a rest, where alone a detent is counted, leaves one, or runs between two), a few
-        slot reads and writes, and a report only when the offset, alignment or settledness
-        changes. The
-        lock is taken with its bound methods rather than ``with``, which costs twice as much,
-        and a report is built with ``tuple.__new__``, skipping the NamedTuple's Python-level
-        ``__new__`` (half the cost).
+        here: one look-up in the line's rows of the ring's edge table (which also say whether
+        the edge arrives at a rest, where alone a detent is counted, leaves one, or runs
+        between two), a few slot reads and writes, and a report only when the offset,
+        alignment or settledness changes. The bank's :class:`Token` is taken with its bound
+        deque methods, and a report is built with ``tuple.__new__``, skipping the
+        NamedTuple's Python-level ``__new__`` (half the cost).
         """
-        low = line * 2
-        high = low + 1
-        acquire, release = self._lock.acquire, self._lock.release
-        notify, report = self._wake.notify, self._report
-        table = ring.fast_table
+        rows = ring.rows[line]
+        take, give, wait = self._token.take, self._token.give, self._token.acquire
+        wake, report = self._wake.set, self._report
         per_slot = ring.detents_per_slot
         index = ring.index
-        monotonic, new_report = _monotonic, _new_tuple
+        new_report = _new_tuple
 
         def when_changed(ticks: float, state: Any) -> None:
-            acquire()
             try:
-                if self._closed:
+                take()
+            except IndexError:  # another thread holds it: wait for it
+                if not wait():  # retired: the bank has closed
                     return
-                phase, counted, error, where = table[ring.phase * 4 + (high if state else low)]
+            try:
+                phase, counted, error, where = rows[state][ring.phase]
                 ring.phase = phase
                 ring.edges += 1
                 if error:
                     ring.errors += 1
-                ring.moved_at = monotonic()
-                if not ring.moving:
+                if not ring.moving:  # the settle timer watches the edge count from now on
                     ring.moving = True
-                    notify()
+                    wake()
                 if where == _AT_REST:
                     detents = ring.detents + counted
                     ring.detents = detents
-                    slots, off_slot = divmod(detents - ring.anchor_detent, per_slot)
-                    if not off_slot:  # on a slot
-                        offset = (ring.anchor_slot + slots) % ring.spokes
+                    slots = detents - ring.anchor_detent
+                    if per_slot == 1 or not slots % per_slot:  # on a slot
+                        offset = (ring.anchor_slot + slots // per_slot) % ring.spokes
                         if offset != ring.offset or not ring.aligned or ring.settled:
                             ring.offset = offset
                             ring.aligned = True
@@ -292,29 +368,46 @@ class RingBank:
                     unaligned = (index, ring.offset, False, False, _MOVED, ring.detents)
                     report(new_report(RingReport, unaligned))
             finally:
-                release()
+                give(None)
 
         return when_changed
 
     # -- settling --------------------------------------------------------------------------
 
     def _settle_loop(self) -> None:
-        with self._wake:
-            while not self._closed:
+        """Settle each ring ``settle_ms`` after the edge count it last saw change.
+
+        The edge path reads no clock (a clock read was a sixth of its cost): it only counts
+        edges and wakes this timer when a ring starts moving. While any ring moves, the
+        timer looks every :data:`SETTLE_POLL_S`; an edge count that changed since its last
+        look restarts that ring's wait. Counting from when the timer saw the edge, which is
+        after the edge reached the bank, a ring never settles before its last edge has.
+        """
+        settle_s = self.settle_s
+        while True:
+            self._wake.clear()  # before looking: a ring that starts moving after it wakes us
+            with self._token as held:
+                if not held:  # the bank has closed
+                    return
                 now = time.monotonic()
-                next_deadline: float | None = None
+                timeout: float | None = None
                 for ring in self._rings:
-                    if not ring.moving or ring.moved_at is None:
+                    if not ring.moving:
                         continue
-                    deadline = ring.moved_at + self.settle_s
-                    if deadline <= now:
+                    if ring.edges != ring.seen_edges:
+                        ring.seen_edges = ring.edges
+                        ring.moved_at = now
+                    assert ring.moved_at is not None
+                    left = ring.moved_at + settle_s - now
+                    if left <= 0:
                         ring.moving = False
                         if ring.aligned and not ring.settled:
                             ring.settled = True
                             self._send(ring, "settled")
-                    elif next_deadline is None or deadline < next_deadline:
-                        next_deadline = deadline
-                self._wake.wait(None if next_deadline is None else next_deadline - now)
+                    else:
+                        look = min(left, SETTLE_POLL_S)
+                        timeout = look if timeout is None else min(timeout, look)
+            self._wake.wait(timeout)
 
     def _send(self, ring: _Ring, kind: ReportKind) -> None:
         report = RingReport(ring.index, ring.offset, ring.aligned, ring.settled, kind, ring.detents)
@@ -332,8 +425,9 @@ class RingBank:
             raise RequestError(f"{where}: ring {ring}: offset {offset!r} is out of 0..{spokes - 1}")
         return offset
 
-    def _check_open(self) -> None:
-        if self._closed:
+    @staticmethod
+    def _check_open(held: bool) -> None:
+        if not held:  # its token is retired
             raise HardwareError("the ring bank is closed")
 
     def _set(self, ring: _Ring, offset: int) -> None:
@@ -352,8 +446,8 @@ class RingBank:
 
         :raises HardwareError: when the bank is closed.
         """
-        with self._lock:
-            self._check_open()
+        with self._token as held:
+            self._check_open(held)
             for ring in self._rings:
                 self._set(ring, 0)
 
@@ -366,8 +460,8 @@ class RingBank:
         if isinstance(ring, bool) or not isinstance(ring, int) or not 0 <= ring < len(self._rings):
             raise RequestError(f"ring {ring!r} is out of 0..{len(self._rings) - 1}")
         self._check_offset(ring, offset, self.spokes, "set offset")
-        with self._lock:
-            self._check_open()
+        with self._token as held:
+            self._check_open(held)
             self._set(self._rings[ring], offset)
 
     def set_spokes(self, spokes: int, offsets: Sequence[int] | None = None) -> None:
@@ -382,8 +476,8 @@ class RingBank:
         """
         if isinstance(spokes, bool) or not isinstance(spokes, int) or spokes < 1:
             raise RequestError(f"spokes must be 1 or more, got {spokes!r}")
-        with self._lock:
-            self._check_open()
+        with self._token as held:
+            self._check_open(held)
             start = (
                 list(offsets)
                 if offsets is not None
@@ -408,12 +502,12 @@ class RingBank:
 
     def offsets(self) -> list[int]:
         """Return every ring's offset (the slot it last stood on)."""
-        with self._lock:
+        with self._token:
             return [ring.offset for ring in self._rings]
 
     def status(self) -> list[RingStatus]:
         """Return every ring's state and health."""
-        with self._lock:
+        with self._token:
             mono, wall = time.monotonic(), time.time()
             return [
                 RingStatus(
@@ -422,24 +516,28 @@ class RingBank:
                     settled=ring.settled,
                     edges=ring.edges,
                     errors=ring.errors,
-                    last_movement=None if ring.moved_at is None else wall - (mono - ring.moved_at),
+                    last_movement=self._last_movement(ring, mono, wall),
                     detents=ring.detents,
                 )
                 for ring in self._rings
             ]
 
+    @staticmethod
+    def _last_movement(ring: _Ring, mono: float, wall: float) -> float | None:
+        if ring.edges != ring.seen_edges:  # it moved since the settle timer last looked
+            return wall
+        return None if ring.moved_at is None else wall - (mono - ring.moved_at)
+
     @property
     def closed(self) -> bool:
         """Whether :meth:`close` has run."""
-        return self._closed
+        return self._token.retired
 
     def close(self) -> None:
         """Release the pins and stop the settle timer (idempotent)."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._wake.notify_all()
+        if not self._token.retire():  # closed already
+            return
+        self._wake.set()
         if self._timer is not threading.current_thread():
             self._timer.join()
         self._close_devices()

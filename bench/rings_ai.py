@@ -7,17 +7,20 @@ other game, each with its own seed. A game still running after ``--cap`` turns i
 and counted as a draw (a draw is not a win). Win rates come with 95% Wilson intervals.
 
 Run: ``.venv/bin/python bench/rings_ai.py`` (``--games 400`` by default; ``--only time`` or
-``--only strength``; long: run it with ``nohup ... > log &``).
+``--only strength``; ``--jobs 2`` plays two games at once, with the same results; long: run it
+with ``nohup ... > log &``).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import statistics
 import sys
 import time
+from contextlib import nullcontext
 
 from companion.games import rings
 from companion.players import rings as players
@@ -112,25 +115,38 @@ def play(
     return state.winner, state.turns
 
 
+Task = tuple[players.Level, players.Level, int, int, int]
+"""One game of a match: (first level, second level, game index, match seed, turn cap)."""
+
+
+def play_game(task: Task) -> tuple[bool, int | None, int]:
+    """Play game ``index`` of a match (seats swapped on odd games); return (swapped, winner,
+    turns). A top-level function, so that worker processes can run it."""
+    first, second, index, seed, cap = task
+    swapped = index % 2 == 1
+    levels = (second, first) if swapped else (first, second)
+    return (swapped, *play(levels, seed * 100_003 + index, cap))
+
+
 def bench_match(
-    first: players.Level, second: players.Level, games: int, seed: int, cap: int
+    first: players.Level, second: players.Level, games: int, seed: int, cap: int, jobs: int = 1
 ) -> None:
     wins = losses = draws = 0
     lengths = []
     start = time.perf_counter()
-    for game in range(games):
-        swapped = game % 2 == 1
-        levels = (second, first) if swapped else (first, second)
-        winner, turns = play(levels, seed * 100_003 + game, cap)
-        lengths.append(turns)
-        if winner is None:
-            draws += 1
-        elif (winner == 1) == swapped:
-            wins += 1
-        else:
-            losses += 1
-        if (game + 1) % 50 == 0:
-            print(f"    ... {game + 1} games: {wins}-{losses}-{draws}", flush=True)
+    tasks = [(first, second, game, seed, cap) for game in range(games)]
+    with multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else nullcontext() as pool:
+        results = pool.imap(play_game, tasks) if pool is not None else map(play_game, tasks)
+        for game, (swapped, winner, turns) in enumerate(results):
+            lengths.append(turns)
+            if winner is None:
+                draws += 1
+            elif (winner == 1) == swapped:
+                wins += 1
+            else:
+                losses += 1
+            if (game + 1) % 50 == 0:
+                print(f"    ... {game + 1} games: {wins}-{losses}-{draws}", flush=True)
     low, high = wilson(wins, games)
     print(
         f"  {first} vs {second}: {games} games, {first} won {wins}, lost {losses}, "
@@ -148,15 +164,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cap", type=int, default=300, help="turn cap; a capped game is a draw")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=("time", "strength"))
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games played at once, in worker processes"
+    )
     args = parser.parse_args(argv)
     print("ring-board computer seats, reference board (16 spokes), two seats at corners 0 and 2")
     if args.only != "strength":
         bench_time(args.decisions, args.seed)
     if args.only != "time":
         print(f"strength: {args.games} games per pairing, seats swapped every other game")
-        bench_match("medium", "easy", args.games, args.seed, args.cap)
+        bench_match("medium", "easy", args.games, args.seed, args.cap, args.jobs)
         print("  (target: medium wins >= 80%)", flush=True)
-        bench_match("hard", "medium", args.games, args.seed, args.cap)
+        bench_match("hard", "medium", args.games, args.seed, args.cap, args.jobs)
         print("  (target: hard wins >= 60%)", flush=True)
 
 

@@ -134,7 +134,8 @@ class _Ring:
         self.at_rest = tuple(decoder.at_rest(p) for p in range(len(table) // 4))
         # The edge table as rows[line][level][phase] -> (phase, detents, error, where): the
         # step with where the edge goes added, split so that the pin callback of one line
-        # indexes by the level it reports and the ring's phase.
+        # picks the row of the level it reports with a branch (indexing a tuple by a bool
+        # is not specialised and cost a tenth of the callback) and indexes it by the phase.
         phases = len(table) // 4
         steps = [
             (*step, _where(self.at_rest[code // 4], self.at_rest[step.phase]))
@@ -326,7 +327,7 @@ class RingBank:
         deque methods, and a report is built with ``tuple.__new__``, skipping the
         NamedTuple's Python-level ``__new__`` (half the cost).
         """
-        rows = ring.rows[line]
+        low, high = ring.rows[line]
         take, give, wait = self._token.take, self._token.give, self._token.acquire
         wake, report = self._wake.set, self._report
         per_slot = ring.detents_per_slot
@@ -340,7 +341,7 @@ class RingBank:
                 if not wait():  # retired: the bank has closed
                     return
             try:
-                phase, counted, error, where = rows[state][ring.phase]
+                phase, counted, error, where = (high if state else low)[ring.phase]
                 ring.phase = phase
                 ring.edges += 1
                 if error:

@@ -102,6 +102,16 @@ def ann_phone(app: Flask, game_id: str) -> FlaskClient:
     return ann
 
 
+def ann_before_the_companion(app: Flask, table: Table) -> tuple[str, str, FlaskClient, list[Any]]:
+    """Start a game against the companion paused for a minute, so its turn waits; return
+    the game's id and URL, Ann's phone (seat 0 taken) and her legal actions."""
+    table.companion.configure(pause_ms=60_000)
+    game_id, _ = new_game(app.test_client(), AGAINST)
+    url = f"/api/games/{game_id}"
+    ann = ann_phone(app, game_id)
+    return game_id, url, ann, ann.get(url).get_json()["state"]["legal"]
+
+
 def ann_to_act(game: dict[str, Any]) -> bool:
     return bool(game["state"]["over"] or game["state"]["legal"])
 
@@ -332,12 +342,10 @@ def test_each_companion_action_waits_out_the_configured_pause(
 def test_the_companions_seat_survives_a_restart(data_dir: Path) -> None:
     first = Table(data_dir, None, data_dir / "boards")
     first.start()
-    first.companion.configure(pause_ms=60_000)  # it is still deciding when the table stops
     app = create_app({"BOARDS_DIR": data_dir / "boards"}, table=first)
-    game_id, _ = new_game(app.test_client(), AGAINST)
-    url = f"/api/games/{game_id}"
-    ann = ann_phone(app, game_id)
-    action = ann.get(url).get_json()["state"]["legal"][0]
+    # The companion is still deciding when the table stops.
+    game_id, url, ann, legal = ann_before_the_companion(app, first)
+    action = legal[0]
     assert ann.post(url + "/actions", json={"version": 1, "action": action}).status_code == 200
     first.close()
     again = Table(data_dir, None, data_dir / "boards")
@@ -369,11 +377,7 @@ def _cookie(client: FlaskClient, game_id: str) -> tuple[str, str]:
 def test_a_person_undoes_a_field_play_during_the_pause_and_the_companion_decides_again(
     app: Flask, table: Table, recorder: Recorder
 ) -> None:
-    table.companion.configure(pause_ms=60_000)
-    game_id, _ = new_game(app.test_client(), AGAINST)
-    url = f"/api/games/{game_id}"
-    ann = ann_phone(app, game_id)
-    legal = ann.get(url).get_json()["state"]["legal"]
+    _, url, ann, legal = ann_before_the_companion(app, table)
     field = next(a for a in legal if "field" in a)
     mountain = next(a for a in legal if "mountain" in a)
     assert ann.post(url + "/actions", json={"version": 1, "action": field}).status_code == 200
@@ -403,11 +407,7 @@ def test_a_person_undoes_a_field_play_during_the_pause_and_the_companion_decides
 def test_a_mountain_play_against_the_companion_is_final(
     app: Flask, table: Table, recorder: Recorder
 ) -> None:
-    table.companion.configure(pause_ms=60_000)
-    game_id, _ = new_game(app.test_client(), AGAINST)
-    url = f"/api/games/{game_id}"
-    ann = ann_phone(app, game_id)
-    legal = ann.get(url).get_json()["state"]["legal"]
+    _, url, ann, legal = ann_before_the_companion(app, table)
     mountain = next(a for a in legal if "mountain" in a)
     assert ann.post(url + "/actions", json={"version": 1, "action": mountain}).status_code == 200
     assert_error(

@@ -13,14 +13,13 @@ the players here read the engine's :class:`~companion.games.rings.State` directl
 - :func:`choose`: a computer seat. ``easy`` picks a legal set uniformly at random; ``medium``
   the best-ranked one; ``hard`` looks a turn further: for its best candidates it plays the
   seats moving next through sampled rolls, each taking its best immediate gain (found by a
-  small search of every set, :class:`_Mover`), and keeps the candidate whose positions after
-  those replies are worth most on average. All randomness comes from the ``random.Random``
-  passed in, so a seed gives the same choices.
+  search of every set at once on bit masks, :class:`_Mover`), and keeps the candidate whose
+  positions after those replies are worth most on average. All randomness comes from the
+  ``random.Random`` passed in, so a seed gives the same choices.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -679,8 +678,10 @@ class _Mover:
 
     A small copy of the advance and entry rules (section 3.3-3.4) that only counts what a
     set gains the mover -- points, rings advanced, pegs entered, the progress of sniped
-    pegs -- without building states or events. A test keeps its points equal to the
-    engine's. It ignores that a win stops the turn (it counts the win instead).
+    pegs -- without building states or events. :meth:`gain` plays one set; :meth:`best`
+    plays every set of a roll at once. Tests keep ``gain``'s points equal to the engine's,
+    and ``best``'s answer equal to the greatest ``gain``. It ignores that a win stops the
+    turn (it counts the win instead).
     """
 
     def __init__(self, ctx: _Context, state: State) -> None:
@@ -766,6 +767,13 @@ class _Mover:
 
         Turns of rings that cannot matter to the mover (outward of all its pegs, and ring 0
         when it has nobody waiting) all gain the same, so one of them stands for the rest.
+
+        Every set is played at once: bit ``i`` of a Python integer stands for the ``i``-th
+        set (in ``itertools.product`` order over the colours' choices), so one ``&`` or
+        ``|`` asks a question of all of them. Each cell's occupants are such masks, in the
+        spokes' frame (a peg keeps its spoke while it advances), and each set's gain is
+        counted in ``PROGRESS`` units on bit planes (:func:`_add_units`), so the greatest is
+        found exactly, plane by plane. It plays :meth:`gain`'s rules, in its order.
         """
         tables = self.tables
         spokes = self.spokes
@@ -787,20 +795,145 @@ class _Mover:
                 if idle:
                     turns.append((idle[0], value))
                 choices.append([(r, s, (start[r] + s) % spokes) for r, s in turns])
-        best_gain = float("-inf")
-        best: tuple[tuple[int, int, int], ...] = ()
-        base = list(start)
-        gain_of = self.gain
-        for combo in itertools.product(*choices):
-            offsets = base.copy()
-            for ring, _, offset in combo:
-                offsets[ring] = offset
-            gain = gain_of(offsets)[1]
-            if gain > best_gain:
-                best_gain = gain
-                best = combo
-        rotations = tuple(sorted((Rotation(r, s) for r, s, _ in best), key=lambda r: r.ring))
-        return rotations, best_gain
+        total = 1
+        for options in choices:
+            total *= len(options)
+        every = (1 << total) - 1
+        # Per ring, its offset after each set: {offset: the sets that leave it there}.
+        at = [{start[ring]: every} for ring in range(rings.RINGS)]
+        stride = total
+        for options in choices:
+            stride //= len(options)
+            period = stride * len(options)
+            repeat = every // ((1 << period) - 1)  # a bit at the start of every period
+            for index, (ring, _, offset) in enumerate(options):
+                sets = (((1 << stride) - 1) << (index * stride)) * repeat
+                here = at[ring]
+                here[start[ring]] &= ~sets
+                here[offset] = here.get(offset, 0) | sets
+        for here in at:
+            for offset in [offset for offset, sets in here.items() if not sets]:
+                del here[offset]
+        # Per cell (ring * spokes + spoke): the sets in which the mover's pegs, or others', sit
+        # there.
+        own: dict[int, int] = {}
+        other: dict[int, int] = {}
+        for who, ring, slot in self.state.pegs:
+            cells = own if who == self.mover else other
+            for offset, sets in at[ring].items():
+                cell = ring * spokes + (slot + offset) % spokes
+                cells[cell] = cells.get(cell, 0) | sets
+        black = tables.black
+        opens: dict[int, int] = {}
+
+        def black_at(ring: int, spoke: int) -> int:
+            """Return the sets that leave a black cell of ``ring`` on ``spoke``."""
+            key = ring * spokes + spoke
+            found = opens.get(key)
+            if found is None:
+                found = 0
+                for offset, sets in at[ring].items():
+                    if black[ring] >> ((spoke - offset) % spokes) & 1:
+                        found |= sets
+                opens[key] = found
+            return found
+
+        units: list[int] = []  # each set's gain in PROGRESS units, bit planes (lowest first)
+        points: list[int] = []  # each set's points, likewise
+        entrances = tables.entrances
+        for begin, slot, _ in self.mine:
+            for offset, there in at[begin].items():
+                moving = there  # the sets in which this peg is still advancing
+                spoke = (slot + offset) % spokes
+                ring = begin
+                while ring < INNER:
+                    step = ring + 1
+                    cell = step * spokes + spoke
+                    moving &= black_at(step, spoke) & ~own.get(cell, 0)
+                    if not moving:
+                        break
+                    own[ring * spokes + spoke] &= ~moving
+                    own[cell] = own.get(cell, 0) | moving
+                    _add_units(units, moving, 1)
+                    sniped = moving & other.get(cell, 0)
+                    if sniped:
+                        other[cell] &= ~sniped
+                        _add_units(units, sniped, _POINT_UNITS + step + 1)
+                        _add_units(points, sniped, 1)
+                    ring = step
+                else:
+                    if entrances >> spoke & 1:
+                        own[INNER * spokes + spoke] &= ~moving
+                        _add_units(units, moving, _POINT_UNITS - (INNER + 1))
+                        _add_units(points, moving, 1)
+        for spoke in self.bases:
+            entering = black_at(0, spoke) & ~own.get(spoke, 0)
+            if not entering:
+                continue
+            own[spoke] = own.get(spoke, 0) | entering
+            _add_units(units, entering, 1)
+            sniped = entering & other.get(spoke, 0)
+            if sniped:
+                other[spoke] &= ~sniped
+                _add_units(units, sniped, _POINT_UNITS + 1)
+                _add_units(points, sniped, 1)
+        winning = _at_least(points, self.to_win, every)
+        chosen = winning or every
+        for plane in reversed(units):
+            if chosen & plane:
+                chosen &= plane
+        index = (chosen & -chosen).bit_length() - 1
+        gain = PROGRESS * sum(1 << bit for bit, plane in enumerate(units) if plane >> index & 1)
+        if winning:
+            gain += WIN
+        combo = []
+        stride = total
+        for options in choices:
+            stride //= len(options)
+            combo.append(options[index // stride % len(options)])
+        rotations = tuple(sorted((Rotation(r, s) for r, s, _ in combo), key=lambda r: r.ring))
+        return rotations, gain
+
+
+_POINT_UNITS = round(POINT / PROGRESS)
+"""A point in ``PROGRESS`` units (the reply search counts in them, exactly)."""
+
+
+def _add_units(planes: list[int], sets: int, units: int) -> None:
+    """Add ``units`` to the count of every set in ``sets``; counts are bit planes, lowest first.
+
+    Plane ``k`` holds bit ``k`` of every set's count: adding is a ripple of carries.
+    """
+    bit = 0
+    while units:
+        if units & 1:
+            planes.extend([0] * (bit - len(planes)))
+            carry = sets
+            at = bit
+            while carry:
+                if at == len(planes):
+                    planes.append(carry)
+                    break
+                plane = planes[at]
+                planes[at] = plane ^ carry
+                carry &= plane
+                at += 1
+        units >>= 1
+        bit += 1
+
+
+def _at_least(planes: list[int], least: int, every: int) -> int:
+    """Return the sets (within ``every``) whose count on ``planes`` is at least ``least``."""
+    greater = 0
+    equal = every
+    for bit in range(max(len(planes), least.bit_length()) - 1, -1, -1):
+        plane = planes[bit] if bit < len(planes) else 0
+        if least >> bit & 1:
+            equal &= plane
+        else:
+            greater |= equal & plane
+            equal &= ~plane
+    return greater | equal
 
 
 def _replies(

@@ -519,6 +519,67 @@ def test_the_quick_answer_search_counts_the_points_the_engine_scores(seed: int, 
         assert min(points, to_win) == scored
 
 
+@st.composite
+def _crowded_positions(draw: st.DrawFn) -> rings.State:
+    """A hand-placed crowded position on a random 8-spoke board: snipes, blocks and entries."""
+    seats = draw(st.integers(min_value=1, max_value=4))
+    corners = [0, 2, 1, 3][:seats]
+    closed = draw(st.sets(st.tuples(st.integers(0, 9), st.integers(0, 7)), max_size=30))
+    closed -= {(0, 2 * corner) for corner in range(4)}
+    entrances = draw(st.lists(st.integers(0, 7), min_size=1, max_size=4, unique=True))
+    cells = draw(st.permutations([(ring, spoke) for ring in range(10) for spoke in range(8)]))
+    pegs: list[tuple[int, int, int]] = []
+    waiting = []
+    scores = draw(st.lists(st.integers(0, 5), min_size=seats, max_size=seats))
+    for seat in range(seats):
+        count = draw(st.integers(0, rings.PEGS_PER_SEAT))
+        pegs += [(seat, ring, spoke) for ring, spoke in cells[len(pegs) : len(pegs) + count]]
+        left = rings.PEGS_PER_SEAT - count
+        if seats == 1:  # solo: two bases, and a scored peg has left the game
+            scores = [min(scores[0], left)]
+            first = draw(st.integers(0, left - scores[0]))
+            waiting.append([first, left - scores[0] - first])
+        else:
+            waiting.append([left])
+    return position(
+        board_json(closed, entrances=entrances, dice=(0, 1, 2, 4)),
+        [(f"P{seat}", corner) for seat, corner in enumerate(corners)],
+        pegs,
+        waiting=waiting,
+        scores=scores,
+        variant="solo" if seats == 1 else "standard",
+        to_move=draw(st.integers(0, seats - 1)),
+        offsets=draw(st.lists(st.integers(0, 7), min_size=10, max_size=10)),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(_crowded_positions(), st.lists(st.sampled_from((0, 1, 2, 4)), min_size=5, max_size=5))
+def test_the_quick_answer_search_finds_the_greatest_gain_of_every_legal_set(
+    state: rings.State, values: list[int]
+) -> None:
+    # The search plays every set at once on bit masks; here each legal set is played on its
+    # own by the plain count (gain), and the search's answer must be a legal set whose gain
+    # is the greatest, and the gain it says.
+    rolled = dict(zip(rings.COLOURS, values, strict=True))
+    mover = players._Mover(players._Context(state.board), state)
+    gains = {}
+    for rotations in rings.legal_rotation_sets(state, rolled):
+        offsets = list(state.offsets)
+        for rotation in rotations:
+            offsets[rotation.ring] = (offsets[rotation.ring] + rotation.steps) % 8
+        gains[rotations] = mover.gain(offsets)[1]
+    answer, gain = mover.best(rolled)
+    assert answer in gains
+    assert gain == pytest.approx(gains[answer], abs=1e-9)
+    assert gain == pytest.approx(max(gains.values()), abs=1e-9)
+
+
+def test_a_point_is_a_whole_number_of_progress_units() -> None:
+    # The quick answer search counts gains exactly in PROGRESS units.
+    assert players._POINT_UNITS * players.PROGRESS == players.POINT
+
+
 def test_the_quick_answer_search_returns_a_legal_set() -> None:
     state = _random_position(11)
     rolled: Mapping[str, int] = _some_roll(11, state.board)

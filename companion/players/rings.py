@@ -11,11 +11,11 @@ the players here read the engine's :class:`~companion.games.rings.State` directl
 - :func:`rank` / :func:`advise`: every legal rotation set of a roll, resolved by the engine and
   ranked by the evaluation of the position after it, with a line of text saying what it does.
 - :func:`choose`: a computer seat. ``easy`` picks a legal set uniformly at random; ``medium``
-  the best-ranked one; ``hard`` looks a turn further: for its best candidates it plays the
-  seats moving next through sampled rolls, each taking its best immediate gain (found by a
-  search of every set at once on bit masks, :class:`_Mover`), and keeps the candidate whose
-  positions after those replies are worth most on average. All randomness comes from the
-  ``random.Random`` passed in, so a seed gives the same choices.
+  the best-ranked one; ``hard`` looks a round further: for its best candidates it plays the
+  seats moving next, and then itself, through sampled rolls, each taking its best immediate
+  gain (found by a search of every set at once on bit masks, :class:`_Mover`), and keeps the
+  candidate whose positions after that round are worth most on average. All randomness
+  comes from the ``random.Random`` passed in, so a seed gives the same choices.
 """
 
 from __future__ import annotations
@@ -47,9 +47,10 @@ WIN = 100.0
 
 HARD_CANDIDATES = 6
 """Hard: how many of the best-ranked rotation sets get the lookahead."""
-HARD_ROLLS = 8
-"""Hard: how many rolls of the seats moving next are played per candidate (shared among
-those seats when there are several; the same rolls for every candidate)."""
+HARD_ROLLS = 24
+"""Hard: how many sampled rounds (the next seats' rolls, then its own) are played per
+candidate; divided among the next seats when there are several, the same for every
+candidate."""
 HARD_EVALUATIONS = 32
 """Hard: at most this many sets get the full evaluation when picking the candidates."""
 
@@ -942,14 +943,16 @@ def _replies(
     ranked: list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]],
     rng: random.Random,
 ) -> tuple[Rotation, ...]:
-    """Pick among the best-ranked candidates by what the seats moving next make of each.
+    """Pick among the best-ranked candidates by playing the next round on sampled rolls.
 
-    The seats that move before this seat's next turn play sampled rolls (``HARD_ROLLS`` in
-    all, the same for every candidate), each taking its best immediate gain
-    (:class:`_Mover`: points, rings advanced, entries, snipes); a candidate's value is the
-    mean evaluation, for this seat, of the positions they leave (without the turn-ahead
-    terms: the replies are played, not estimated). A winning set, ranked first, is taken at
-    once. With nobody else to move (``solo``) the best-ranked candidate stands.
+    For each sample the seats that move before this seat's next turn each play a sampled
+    roll, then this seat plays one of its own; every seat takes its best immediate gain
+    (:class:`_Mover`: points, rings advanced, entries, snipes). ``HARD_ROLLS`` samples in
+    all (fewer when several seats reply, so that the work stays the same), the same for
+    every candidate. A candidate's value is the mean evaluation, for this seat, of the
+    positions the samples end in (without the turn-ahead terms: the turns are played, not
+    estimated). A winning set, ranked first, is taken at once. With nobody else to move
+    (``solo``) the best-ranked candidate stands.
     """
     me = state.to_move
     assert me is not None
@@ -960,16 +963,16 @@ def _replies(
     if not between:
         return first[1]
     samples = max(2, HARD_ROLLS // len(between))
-    rolls = [[rings.roll(rng, state.board) for _ in between] for _ in range(samples)]
+    board = state.board
+    rounds = [[rings.roll(rng, board) for _ in range(len(between) + 1)] for _ in range(samples)]
     best_value = float("-inf")
     best = first[1]
     # A winning set would rank first (the win outweighs every other term), so no candidate
     # here ends the game.
     for _, rotations, outcome, _ in ranked:
-        after = outcome.state
         value = 0.0
-        for sequence in rolls:
-            position = after
+        for sequence in rounds:
+            position = outcome.state
             for dice in sequence:
                 if position.over:
                     break
@@ -989,10 +992,10 @@ def choose(
 
     ``easy``: a legal set chosen uniformly at random. ``medium``: the best set of
     :func:`rank`. ``hard``: of the ``HARD_CANDIDATES`` best-ranked sets (at most
-    ``HARD_EVALUATIONS`` sets get the full evaluation), the one whose positions after the
-    next seats' replies to ``HARD_ROLLS`` sampled rolls are worth most on average (see
-    :func:`_replies`). Every variant works (``solo`` too, where nobody replies and hard plays
-    as medium: the points and progress each roll allows).
+    ``HARD_EVALUATIONS`` sets get the full evaluation), the one whose positions after
+    ``HARD_ROLLS`` sampled rounds (the next seats' replies, then its own next turn) are worth
+    most on average (see :func:`_replies`). Every variant works (``solo`` too, where nobody
+    replies and hard plays as medium: the points and progress each roll allows).
 
     :raises ValueError: for an unknown level.
     :raises IllegalAction: when the game is over, or for a die value the board lacks.

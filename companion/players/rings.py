@@ -49,8 +49,7 @@ HARD_CANDIDATES = 6
 """Hard: how many of the best-ranked rotation sets get the lookahead."""
 HARD_ROLLS = 24
 """Hard: how many sampled rounds (the next seats' rolls, then its own) are played per
-candidate; divided among the next seats when there are several, the same for every
-candidate."""
+candidate, divided by the number of seats that reply; the same rounds for every candidate."""
 HARD_EVALUATIONS = 32
 """Hard: at most this many sets get the full evaluation when picking the candidates."""
 
@@ -945,14 +944,13 @@ def _replies(
 ) -> tuple[Rotation, ...]:
     """Pick among the best-ranked candidates by playing the next round on sampled rolls.
 
-    For each sample the seats that move before this seat's next turn each play a sampled
-    roll, then this seat plays one of its own; every seat takes its best immediate gain
-    (:class:`_Mover`: points, rings advanced, entries, snipes). ``HARD_ROLLS`` samples in
-    all (fewer when several seats reply, so that the work stays the same), the same for
-    every candidate. A candidate's value is the mean evaluation, for this seat, of the
-    positions the samples end in (without the turn-ahead terms: the turns are played, not
-    estimated). A winning set, ranked first, is taken at once. With nobody else to move
-    (``solo``) the best-ranked candidate stands.
+    For each sample the seats that move before this seat's next turn each play a sampled roll,
+    then this seat plays one of its own; every seat takes its best immediate gain
+    (:class:`_Mover`: points, rings advanced, entries, snipes). ``HARD_ROLLS`` samples, divided
+    by the number of seats that reply (at least 2), the same for every candidate. A candidate's
+    value is the mean evaluation, for this seat, of the positions the samples end in (without
+    the turn-ahead terms: the turns are played, not estimated). A winning set, ranked first, is
+    taken at once. With nobody else to move (``solo``) the best-ranked candidate stands.
     """
     me = state.to_move
     assert me is not None

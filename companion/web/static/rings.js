@@ -260,14 +260,22 @@
   /* ---- actions ---- */
   const gameUrl = "/api/games/" + encodeURIComponent(game.id);
 
-  async function act(action) {
+  const whoseTurn = () => JSON.stringify([state().turns, state().to_move]);
+
+  async function act(action, { again = false } = {}) {
+    const before = whoseTurn();
     try {
       game = await api("POST", gameUrl + "/actions", { version: game.version, action });
       drawAll();
       return true;
     } catch (error) {
-      if (error.status === 409) refreshGame();
-      return false;
+      if (error.status !== 409) return false;
+      if (!again) { refreshGame(); return false; }
+      // The game moved on elsewhere first (the board settling, another phone): take the new
+      // version and, while it is still the same turn, send the same action once more.
+      try { takeGame(await api("GET", gameUrl)); } catch (_) { return false; }
+      drawAll();
+      return whoseTurn() === before && act(action);
     }
   }
 
@@ -277,7 +285,7 @@
   });
   document.getElementById("enter-dice").addEventListener("click", async () => {
     const dice = Object.assign({}, diceNow() || {}, chosen);
-    if (await act({ dice })) chosen = {};
+    if (await act({ dice }, { again: true })) chosen = {};
     drawDice();
   });
   document.getElementById("confirm").addEventListener("click", async () => {

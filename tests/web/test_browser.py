@@ -167,48 +167,9 @@ def test_a_two_seat_game_played_with_the_emulated_rings(served: str, browser: An
     assert page.errors == [] and other.errors == []
 
 
-def test_dice_entered_on_a_phone_that_missed_a_change_still_count(
-    served: str, browser: Any
-) -> None:
-    # This phone's live stream is cut, so it still holds the old version after another phone
-    # enters dice. Its own entry meets a version conflict; as the turn is the same, it takes
-    # the new version and sends its dice again, and they count.
-    from playwright.sync_api import expect
-
-    game = api(
-        served,
-        "/api/games",
-        {
-            "kind": "rings",
-            "board": "open16",
-            "variant": "standard",
-            "seats": [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 1}],
-        },
-    )
-    page = phone(browser, served)
-    page.route(re.compile(r".*/api/events.*"), lambda route: route.abort())
-    page.goto(f"{served}/games/{game['id']}")
-    expect(page.locator("#to-move")).to_have_text("Ann to move")
-    moved = api(
-        served,
-        f"/api/games/{game['id']}/actions",
-        {"version": game["version"], "action": {"dice": {**NO_DICE, "red": 1}}},
-    )
-    assert moved["version"] > game["version"]
-    enter_dice(page, {**NO_DICE, "brown": 4})
-    brown = page.locator('[data-die-status="brown"]')
-    expect(brown).to_contain_text("the brown die shows 4 but no brown ring turned")
-    after = api(served, f"/api/games/{game['id']}")
-    assert after["state"]["turns"] == 0
-    assert after["version"] > moved["version"]
-    assert page.errors == []
-
-
-def test_dice_entered_on_a_phone_that_missed_a_whole_turn_are_not_sent_again(
-    served: str, browser: Any
-) -> None:
-    # As above, but the other phone played Ann's whole turn: the conflict brings Bo's turn,
-    # and Ann's stale dice must not become Bo's.
+def deaf_phone_on_a_new_game(served: str, browser: Any) -> tuple[Any, dict[str, Any], str]:
+    """Start a two-seat game and open it on a phone whose live stream is cut: it keeps the
+    version it loaded, whatever other phones do. Return the page, the game and its API path."""
     from playwright.sync_api import expect
 
     game = api(
@@ -224,8 +185,43 @@ def test_dice_entered_on_a_phone_that_missed_a_whole_turn_are_not_sent_again(
     path = f"/api/games/{game['id']}"
     page = phone(browser, served)
     page.route(re.compile(r".*/api/events.*"), lambda route: route.abort())
-    page.goto(served + path.replace("/api", ""))
+    page.goto(f"{served}/games/{game['id']}")
     expect(page.locator("#to-move")).to_have_text("Ann to move")
+    return page, game, path
+
+
+def test_dice_entered_on_a_phone_that_missed_a_change_still_count(
+    served: str, browser: Any
+) -> None:
+    # The phone still holds the old version after another phone enters dice. Its own entry
+    # meets a version conflict; as the turn is the same, it takes the new version and sends
+    # its dice again, and they count.
+    from playwright.sync_api import expect
+
+    page, game, path = deaf_phone_on_a_new_game(served, browser)
+    moved = api(
+        served,
+        path + "/actions",
+        {"version": game["version"], "action": {"dice": {**NO_DICE, "red": 1}}},
+    )
+    assert moved["version"] > game["version"]
+    enter_dice(page, {**NO_DICE, "brown": 4})
+    brown = page.locator('[data-die-status="brown"]')
+    expect(brown).to_contain_text("the brown die shows 4 but no brown ring turned")
+    after = api(served, path)
+    assert after["state"]["turns"] == 0
+    assert after["version"] > moved["version"]
+    assert page.errors == []
+
+
+def test_dice_entered_on_a_phone_that_missed_a_whole_turn_are_not_sent_again(
+    served: str, browser: Any
+) -> None:
+    # As above, but the other phone played Ann's whole turn: the conflict brings Bo's turn,
+    # and Ann's stale dice must not become Bo's.
+    from playwright.sync_api import expect
+
+    page, game, path = deaf_phone_on_a_new_game(served, browser)
     game = api(served, path + "/actions", {"version": game["version"], "action": {"dice": NO_DICE}})
     game = api(served, path + "/actions", {"version": game["version"], "action": {"confirm": True}})
     assert game["state"]["turns"] == 1

@@ -45,9 +45,9 @@ THREAT = 0.5
 WIN = 100.0
 """Worth of a won (or lost) game."""
 
-HARD_CANDIDATES = 6
+HARD_CANDIDATES = 16
 """Hard: how many of the best-ranked rotation sets get the lookahead."""
-HARD_ROLLS = 24
+HARD_ROLLS = 10
 """Hard: how many sampled rounds (the next seats' rolls, then its own) are played per
 candidate, divided by the number of seats that reply; the same rounds for every candidate."""
 HARD_EVALUATIONS = 32

@@ -472,8 +472,8 @@ def test_hard_plays_the_next_seats_replies_and_keeps_them_from_winning() -> None
     # - ring 4 +-2 leaves it on spoke 3: Bo wins when his brown die shows 2 (ring 9 -2);
     # - ring 9 -2 puts it on spoke 1: Bo wins whatever he rolls (ring 9 stays put);
     # - ring 9 +2 puts it on spoke 5: from there +-2 reaches 3 or 7, never 1.
-    # Hard plays Bo's best reply to sampled rolls, so it takes ring 9 +2 (its 24 sampled
-    # rolls for Bo all show brown 0 with chance 2**-24).
+    # Hard plays Bo's best reply to sampled rolls, so it takes ring 9 +2 (its ten sampled
+    # rolls for Bo all show brown 0 with chance 2**-10).
     state = _gift_choice()
     options = players.rank(state, dice(brown=2))
     assert [_key(o.rotations) for o in options] == [((4, -2),), ((4, 2),), ((9, -2),), ((9, 2),)]

@@ -692,7 +692,6 @@ class _Mover:
         self.spokes = ctx.spokes
         self.tables = ctx.tables
         spokes = ctx.spokes
-        self.occupied = {ring * spokes + slot: who for who, ring, slot in state.pegs}
         # (ring, slot, cell key), innermost first (the order in which pegs advance).
         self.mine = sorted(
             ((ring, slot, ring * spokes + slot) for who, ring, slot in state.pegs if who == mover),
@@ -709,14 +708,16 @@ class _Mover:
     def gain(self, offsets: Sequence[int]) -> tuple[int, float]:
         """Return ``(points, worth)`` the mover gains if the rings end the turn at ``offsets``.
 
-        ``points`` counts every snipe and entry into Central Control, also past a win.
+        ``points`` counts every snipe and entry into Central Control, also past a win. The
+        players search with :meth:`best`; this plain count of one set is the reference that
+        the tests hold both the engine and ``best`` to.
         """
         spokes = self.spokes
         black = self.tables.black
         entrances = self.tables.entrances
         mover = self.mover
         worth = PEG_WORTH
-        occupied = dict(self.occupied)
+        occupied = {ring * spokes + slot: who for who, ring, slot in self.state.pegs}
         points = steps = 0
         taken = 0.0  # the progress of sniped pegs, less that of the mover's pegs entering
         for start, slot, start_key in self.mine:

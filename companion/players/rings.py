@@ -639,10 +639,16 @@ def rank(state: State, dice: Mapping[str, int]) -> list[Option]:
     :raises RecordError: for dice without exactly the five colours.
     :raises IllegalAction: for a die value that is not one of the board's faces.
     """
-    ctx = _Context(state.board)
+    return _options(state, _scored(_Context(state.board), state, dice))
+
+
+def _options(
+    state: State, scored: list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]]
+) -> list[Option]:
+    """Return the :class:`Option` of each evaluated set, in the given order."""
     mover = state.to_move
     options = []
-    for score, rotations, outcome, terms in _scored(ctx, state, dice):
+    for score, rotations, outcome, terms in scored:
         assert mover is not None
         options.append(
             Option(
@@ -660,13 +666,17 @@ def rank(state: State, dice: Mapping[str, int]) -> list[Option]:
 def advise(state: State, dice: Mapping[str, int], top: int = 3) -> list[Option]:
     """Return the ``top`` best options of :func:`rank` (the panel shows three).
 
+    The same options as ``rank(state, dice)[:top]``, found with fewer full evaluations: sets
+    are evaluated in the order of a bound on their worth, until no other set can enter the
+    first ``top`` (see :func:`_best`).
+
     :raises ValueError: when ``top`` is not positive.
     :raises RecordError: for dice without exactly the five colours.
     :raises IllegalAction: for a die value that is not one of the board's faces.
     """
     if top < 1:
         raise ValueError(f"top: expected at least 1 option, got {top}")
-    return rank(state, dice)[:top]
+    return _options(state, _best(_Context(state.board), state, dice, top))
 
 
 # --------------------------------------------------------------------------------------------

@@ -356,6 +356,25 @@ def test_advise_returns_the_best_few_options() -> None:
     assert len(players.advise(state, dice(red=1))) == 3
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=2**32),
+    st.sampled_from(
+        [("standard", 2), ("standard", 3), ("standard", 4), ("two-bases", 2), ("solo", 1)]
+    ),
+    st.integers(min_value=1, max_value=6),
+)
+def test_advise_finds_the_first_options_of_the_whole_ranking(
+    seed: int, game: tuple[str, int], top: int
+) -> None:
+    # The panel's hints stop evaluating once no other set can enter the first ``top``; they
+    # must still be exactly the head of the full ranking (same sets, scores, texts, order).
+    variant, seats = game
+    state = _random_position(seed, variant, seats)
+    rolled = _some_roll(seed, state.board, zeros=seed % 3)
+    assert players.advise(state, rolled, top) == players.rank(state, rolled)[:top]
+
+
 def test_a_finished_game_has_no_options() -> None:
     state = rings.state_from_json(
         {**rings.state_to_json(_adjacent_threat()), "scores": [6, 0], "to_move": None, "winner": 0}

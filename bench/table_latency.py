@@ -76,6 +76,15 @@ def listen(subscription: Subscription) -> queue.Queue[tuple[float, dict[str, Any
     return items
 
 
+def ring_at(ring: int, offset: int, flag: str) -> Callable[[dict[str, Any]], bool]:
+    """Return a check that a board snapshot has ``ring`` at ``offset`` with ``flag`` set."""
+
+    def check(board: dict[str, Any]) -> bool:
+        return bool(board["offsets"][ring] == offset and board["rings"][ring][flag])
+
+    return check
+
+
 def wait_board(
     items: queue.Queue[tuple[float, dict[str, Any]]],
     check: Callable[[dict[str, Any]], bool],
@@ -122,7 +131,7 @@ def preview_latency(turns: int) -> None:
             last_edge = time.perf_counter()
             at, leds_at = wait_board(
                 items,
-                lambda b, r=ring, t=target: b["offsets"][r] == t and b["rings"][r]["aligned"],
+                ring_at(ring, target, "aligned"),
             )
             board.append(at - last_edge)
             if leds_at is not None:
@@ -149,7 +158,7 @@ def settle_latency(turns: int, settle_ms: int) -> None:
             settle_end = time.perf_counter() + settle_ms / 1000
             at, _ = wait_board(
                 items,
-                lambda b, r=ring, t=target: b["offsets"][r] == t and b["rings"][r]["settled"],
+                ring_at(ring, target, "settled"),
             )
             late.append(at - settle_end)
         subscription.close()

@@ -11,10 +11,11 @@ the players here read the engine's :class:`~companion.games.rings.State` directl
 - :func:`rank` / :func:`advise`: every legal rotation set of a roll, resolved by the engine and
   ranked by the evaluation of the position after it, with a line of text saying what it does.
 - :func:`choose`: a computer seat. ``easy`` picks a legal set uniformly at random; ``medium``
-  the best-ranked one; ``hard`` looks a round further: for its best candidates it plays the
-  seats moving next, and then itself, through sampled rolls, each taking its best immediate
-  gain (found by a search of every set at once on bit masks, :class:`_Mover`), and keeps the
-  candidate whose positions after that round are worth most on average. All randomness
+  the best-ranked one; ``hard`` weighs entries less (``HARD_ENTRY``) and looks a round
+  further: for its best candidates it plays the seats moving next, and then itself, through
+  sampled rolls, each taking its best immediate gain (found by a search of every set at once
+  on bit masks, :class:`_Mover`), and keeps the candidate whose positions after that round
+  are worth most on average. All randomness
   comes from the ``random.Random`` passed in, so a seed gives the same choices.
 """
 
@@ -52,6 +53,9 @@ HARD_ROLLS = 10
 candidate, divided by the number of seats that reply; the same rounds for every candidate."""
 HARD_EVALUATIONS = 32
 """Hard: at most this many sets get the full evaluation when picking the candidates."""
+HARD_ENTRY = 0.1
+"""Hard: the worth of a sure entry in its own evaluation (candidates and lookahead), in place
+of ``ENTRY``. Tuned by self-play: at half the weight a seat plays better (see the README)."""
 
 
 @dataclass(frozen=True)
@@ -451,16 +455,21 @@ def _progress(state: State, seat: int) -> float:
     return sum(PEG_WORTH[ring] for who, ring, _ in state.pegs if who == seat)
 
 
-def _entries(ctx: _Context, state: State, seat: int) -> float:
+def _entries(ctx: _Context, state: State, seat: int, entry: float) -> float:
     return sum(
-        ENTRY * _entry_chance(ctx, state, seat, ctx.board.corners[corner])
+        entry * _entry_chance(ctx, state, seat, ctx.board.corners[corner])
         for index, corner in enumerate(state.bases(seat))
         if state.waiting[seat][index]
     )
 
 
-def _breakdown(ctx: _Context, state: State, seat: int, *, ahead: bool = True) -> Breakdown:
-    """Return the evaluation's terms; ``ahead=False`` leaves out exposure and threats."""
+def _breakdown(
+    ctx: _Context, state: State, seat: int, *, ahead: bool = True, entry: float = ENTRY
+) -> Breakdown:
+    """Return the evaluation's terms; ``ahead=False`` leaves out exposure and threats.
+
+    ``entry`` is the worth of a sure entry (``ENTRY``; hard weighs it ``HARD_ENTRY``).
+    """
     others = [who for who in range(len(state.seats)) if who != seat]
     score = state.scores[seat]
     win = 0.0
@@ -471,13 +480,15 @@ def _breakdown(ctx: _Context, state: State, seat: int, *, ahead: bool = True) ->
             points=POINT * score,
             progress=_progress(state, seat),
             exposure=0.0,
-            entries=_entries(ctx, state, seat),
+            entries=_entries(ctx, state, seat, entry),
             threats=0.0,
             win=win,
         )
     points = POINT * (score - max(state.scores[who] for who in others))
     progress = _progress(state, seat) - max(_progress(state, who) for who in others)
-    entries = _entries(ctx, state, seat) - max(_entries(ctx, state, who) for who in others)
+    entries = _entries(ctx, state, seat, entry) - max(
+        _entries(ctx, state, who, entry) for who in others
+    )
     exposure = threats = 0.0
     if ahead and state.winner is None:
         for mover in _seats_before(state, seat):
@@ -597,7 +608,13 @@ def _scored(
 
 
 def _best(
-    ctx: _Context, state: State, dice: Mapping[str, int], count: int, limit: int | None = None
+    ctx: _Context,
+    state: State,
+    dice: Mapping[str, int],
+    count: int,
+    limit: int | None = None,
+    *,
+    entry: float = ENTRY,
 ) -> list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]]:
     """Return the first ``count`` entries of :func:`_scored`, evaluating as few sets as it can.
 
@@ -605,13 +622,14 @@ def _best(
     the threats term is 0 and the exposure term is at most 0: the total without them bounds
     the total with them. Sets are evaluated fully in the order of that bound, and the search
     stops once the bound of the next one cannot enter the first ``count`` (or after ``limit``
-    full evaluations, when given: then the result is the best of those evaluated).
+    full evaluations, when given: then the result is the best of those evaluated). ``entry``
+    is the worth of a sure entry (see :func:`_breakdown`).
     """
     mover = state.to_move
     bounds = []
     for rotations, outcome in rings.outcomes(state, dice):
         assert mover is not None
-        bound = _breakdown(ctx, outcome.state, mover, ahead=False).total
+        bound = _breakdown(ctx, outcome.state, mover, ahead=False, entry=entry).total
         bounds.append((-bound, _rotation_key(rotations), rotations, outcome))
     bounds.sort(key=lambda item: (item[0], item[1]))
     kept: list[tuple[float, tuple[tuple[int, int], ...], tuple[Rotation, ...], Outcome, Breakdown]]
@@ -622,7 +640,7 @@ def _best(
         if limit is not None and evaluated >= limit:
             break
         assert mover is not None
-        terms = _breakdown(ctx, outcome.state, mover)
+        terms = _breakdown(ctx, outcome.state, mover, entry=entry)
         kept.append((terms.total, key, rotations, outcome, terms))
         kept.sort(key=lambda item: (-item[0], item[1]))
         del kept[count:]
@@ -960,7 +978,8 @@ def _replies(
     (:class:`_Mover`: points, rings advanced, entries, snipes). ``HARD_ROLLS`` samples, divided
     by the number of seats that reply (at least 2), the same for every candidate. A candidate's
     value is the mean evaluation, for this seat, of the positions the samples end in (without
-    the turn-ahead terms: the turns are played, not estimated). A winning set, ranked first, is
+    the turn-ahead terms: the turns are played, not estimated; entries weighed
+    ``HARD_ENTRY``). A winning set, ranked first, is
     taken at once. With nobody else to move (``solo``) the best-ranked candidate stands.
     """
     me = state.to_move
@@ -987,7 +1006,7 @@ def _replies(
                     break
                 reply, _ = _Mover(ctx, position).best(dice)
                 position = rings.apply(position, rings.Turn(dice, reply))
-            value += _breakdown(ctx, position, me, ahead=False).total
+            value += _breakdown(ctx, position, me, ahead=False, entry=HARD_ENTRY).total
         if value > best_value:
             best_value = value
             best = rotations
@@ -1000,11 +1019,12 @@ def choose(
     """Return the rotation set a computer seat at ``level`` plays for this roll.
 
     ``easy``: a legal set chosen uniformly at random. ``medium``: the best set of
-    :func:`rank`. ``hard``: of the ``HARD_CANDIDATES`` best-ranked sets (at most
-    ``HARD_EVALUATIONS`` sets get the full evaluation), the one whose positions after
-    ``HARD_ROLLS`` sampled rounds (the next seats' replies, then its own next turn) are worth
-    most on average (see :func:`_replies`). Every variant works (``solo`` too, where nobody
-    replies and hard plays as medium: the points and progress each roll allows).
+    :func:`rank`. ``hard``: of the ``HARD_CANDIDATES`` best sets by its own evaluation (the
+    ranking's, with a sure entry worth ``HARD_ENTRY``; at most ``HARD_EVALUATIONS`` sets get
+    the full evaluation), the one whose positions after ``HARD_ROLLS`` sampled rounds (the
+    next seats' replies, then its own next turn) are worth most on average (see
+    :func:`_replies`). Every variant works (``solo`` too, where nobody replies and hard plays
+    as medium: the points and progress each roll allows).
 
     :raises ValueError: for an unknown level.
     :raises IllegalAction: when the game is over, or for a die value the board lacks.
@@ -1017,6 +1037,7 @@ def choose(
     if level == "easy":
         return rng.choice(rings.legal_rotation_sets(state, dice))
     ctx = _Context(state.board)
-    if level == "medium":
+    if level == "medium" or len(state.seats) == 1:
         return _best(ctx, state, dice, 1)[0][1]
-    return _replies(ctx, state, _best(ctx, state, dice, HARD_CANDIDATES, HARD_EVALUATIONS), rng)
+    ranked = _best(ctx, state, dice, HARD_CANDIDATES, HARD_EVALUATIONS, entry=HARD_ENTRY)
+    return _replies(ctx, state, ranked, rng)

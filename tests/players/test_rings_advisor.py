@@ -518,6 +518,26 @@ def test_hard_plays_as_medium_when_nobody_else_moves() -> None:
         )
 
 
+def test_hard_weighs_a_sure_entry_at_its_own_worth() -> None:
+    # The position of the exposure test: Ann gets in with chance 1/3, Bo surely. The ranking
+    # counts 0.2 / 3 - 0.2 for Ann's entries; hard's evaluation the same chances at HARD_ENTRY
+    # (self-play found half of ENTRY stronger); every other term is the ranking's.
+    state = _adjacent_threat()
+    ctx = players._Context(state.board)
+    ranking = players._breakdown(ctx, state, 0)
+    hard = players._breakdown(ctx, state, 0, entry=players.HARD_ENTRY)
+    assert ranking.entries == pytest.approx(0.2 * THIRD - 0.2)
+    assert hard.entries == pytest.approx(players.HARD_ENTRY * (THIRD - 1))
+    assert players.HARD_ENTRY < players.ENTRY
+    assert (hard.points, hard.progress, hard.exposure, hard.threats, hard.win) == (
+        ranking.points,
+        ranking.progress,
+        ranking.exposure,
+        ranking.threats,
+        ranking.win,
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # The hard seat's quick answers agree with the engine
 

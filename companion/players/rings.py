@@ -15,8 +15,8 @@ the players here read the engine's :class:`~companion.games.rings.State` directl
   further: for its best candidates it plays the seats moving next, and then itself, through
   sampled rolls, each taking its best immediate gain (found by a search of every set at once
   on bit masks, :class:`_Mover`), and keeps the candidate whose positions after that round
-  are worth most on average. All randomness
-  comes from the ``random.Random`` passed in, so a seed gives the same choices.
+  are worth most on average. All randomness comes from the ``random.Random`` passed in, so a
+  seed gives the same choices.
 """
 
 from __future__ import annotations
@@ -979,8 +979,8 @@ def _replies(
     by the number of seats that reply (at least 2), the same for every candidate. A candidate's
     value is the mean evaluation, for this seat, of the positions the samples end in (without
     the turn-ahead terms: the turns are played, not estimated; entries weighed
-    ``HARD_ENTRY``). A winning set, ranked first, is
-    taken at once. With nobody else to move (``solo``) the best-ranked candidate stands.
+    ``HARD_ENTRY``). A winning set, ranked first, is taken at once. With nobody else to move
+    (``solo``) the best-ranked candidate stands.
     """
     me = state.to_move
     assert me is not None

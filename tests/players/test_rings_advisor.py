@@ -538,6 +538,32 @@ def test_hard_weighs_a_sure_entry_at_its_own_worth() -> None:
     )
 
 
+def test_hard_picks_and_plays_out_its_candidates_with_its_own_entry_weight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every evaluation hard makes (picking candidates, then the lookahead's leaves) weighs
+    # entries at HARD_ENTRY; medium's (the ranking's) at ENTRY.
+    weights: list[float] = []
+    evaluate = players._breakdown
+
+    def recording(*args: object, entry: float = players.ENTRY, **kwargs: bool) -> object:
+        weights.append(entry)
+        return evaluate(*args, entry=entry, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(players, "_breakdown", recording)
+    state = _random_position(3)
+    rolled = _some_roll(3, state.board, zeros=1)
+    levels: tuple[tuple[players.Level, float], ...] = (
+        ("hard", players.HARD_ENTRY),
+        ("medium", players.ENTRY),
+    )
+    for level, weight in levels:
+        weights.clear()
+        players.choose(state, rolled, level, random.Random(1))
+        assert set(weights) == {weight}
+        assert len(weights) > (players.HARD_CANDIDATES if level == "hard" else 1)
+
+
 # --------------------------------------------------------------------------------------------
 # The hard seat's quick answers agree with the engine
 

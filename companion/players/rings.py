@@ -979,8 +979,8 @@ def _replies(
     by the number of seats that reply (at least 2), the same for every candidate. A candidate's
     value is the mean evaluation, for this seat, of the positions the samples end in (without
     the turn-ahead terms: the turns are played, not estimated; entries weighed
-    ``HARD_ENTRY``). A winning set, ranked first, is taken at once. With nobody else to move
-    (``solo``) the best-ranked candidate stands.
+    ``HARD_ENTRY``). A winning set, ranked first, is taken at once. Someone else must move
+    next: :func:`choose` plays ``solo`` as medium and never comes here.
     """
     me = state.to_move
     assert me is not None
@@ -988,8 +988,7 @@ def _replies(
     if first[2].state.winner == me or len(ranked) == 1:
         return first[1]
     between = _seats_before(first[2].state, me)
-    if not between:
-        return first[1]
+    assert between, "solo is played as medium"
     samples = max(2, HARD_ROLLS // len(between))
     board = state.board
     rounds = [[rings.roll(rng, board) for _ in range(len(between) + 1)] for _ in range(samples)]

@@ -164,6 +164,28 @@ def addresses(host: str, port: int) -> list[str]:
 
 
 def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | None = None) -> int:
+    """Lock the data directory, then serve as :func:`serve` does until stopped.
+
+    :raises RecordError: ``data: DIR is in use by another mandala serve (process N); ...``
+        when another server holds the directory (one server per data directory).
+    """
+    from companion.table.lock import DataDirInUse, lock_data_dir
+
+    data = options.data_dir
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        lock = lock_data_dir(data)  # held for the process's life: one server per data dir
+    except DataDirInUse as error:
+        raise RecordError(str(error)) from None
+    except OSError as error:
+        raise RecordError(f"data: cannot use {data}: {error.strerror or error}") from None
+    try:
+        return serve(options, stdout, stderr, on_pi)
+    finally:
+        lock.release()
+
+
+def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | None = None) -> int:
     """Start the table (with its rings) and the panel on waitress; serve until stopped.
 
     :returns: the exit status (0 after SIGTERM/SIGINT, 69 when the pin backend is missing).

@@ -76,20 +76,37 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO) -> Any:
     """Run the companion: the table, its rings (real or emulated) and the panel."""
     from companion.web import serve
 
+    status = serve.run(cmd_options(args), args.stdout, args.stderr)
+    if status:
+        raise SystemExit(status)
+    return None
+
+
+def cmd_doctor(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Check this box: SPI, groups, serial console, pins, rest levels, data, database, clock."""
+    from companion.doctor.command import doctor
+
+    options = cmd_options(args)
+    status = doctor(options, args.stdout)
+    if status:
+        raise SystemExit(status)
+    return None
+
+
+def cmd_options(args: argparse.Namespace) -> Any:
+    """The config file's options with those given on the command line over them."""
+    from companion.web import serve
+
     options = serve.ServeOptions()
     if args.config is not None:
         options = serve.read_config(Path(args.config))
     overrides: dict[str, Any] = {
-        "host": args.host,
-        "port": args.port,
+        "host": getattr(args, "host", None),
+        "port": getattr(args, "port", None),
         "data": Path(args.data) if args.data is not None else None,
         "hardware": "emulate" if args.emulate else None,
     }
-    options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
-    status = serve.run(options, args.stdout, args.stderr)
-    if status:
-        raise SystemExit(status)
-    return None
+    return replace(options, **{k: v for k, v in overrides.items() if v is not None})
 
 
 def port_number(text: str) -> int:
@@ -129,6 +146,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--data", metavar="DIR", help="where games and boards are kept")
     serve_cmd.add_argument("--config", metavar="FILE", help="a TOML config file")
     serve_cmd.set_defaults(run=cmd_serve)
+
+    doctor_cmd = commands.add_parser(
+        "doctor", help="check the Pi, the wiring and the data: one line per check"
+    )
+    doctor_cmd.add_argument(
+        "--emulate", action="store_true", help="check the emulated pins and strip"
+    )
+    doctor_cmd.add_argument("--config", metavar="FILE", help="the service's TOML config file")
+    doctor_cmd.add_argument("--data", metavar="DIR", help="where games are kept")
+    doctor_cmd.set_defaults(run=cmd_doctor)
     return parser
 
 

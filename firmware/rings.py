@@ -80,6 +80,10 @@ class RingStatus:
     errors: int
     last_movement: float | None
     detents: int
+    line_edges: tuple[int, int] = (0, 0)
+    """Edges seen on line A and on line B (a line that never moves shows 0 here)."""
+    line_errors: tuple[int, int] = (0, 0)
+    """Errors detected on an edge of line A and of line B."""
 
 
 _BETWEEN: Final = 0
@@ -106,8 +110,10 @@ class _Ring:
         "at_rest",
         "detents",
         "detents_per_slot",
-        "edges",
-        "errors",
+        "edges_a",
+        "edges_b",
+        "errors_a",
+        "errors_b",
         "index",
         "moved_at",
         "moving",
@@ -153,8 +159,12 @@ class _Ring:
         self.detents_per_slot = detents_per_slot
         self.phase = decoder.start(lines)
         self.detents = 0
-        self.edges = 0
-        self.errors = 0
+        # Counted per line, so a line that never moves can be named (the Health page's ring
+        # test); ``edges`` and ``errors`` are their sums.
+        self.edges_a = 0
+        self.edges_b = 0
+        self.errors_a = 0
+        self.errors_b = 0
         self.moved_at: float | None = None
         """When the settle timer saw ``edges`` change (monotonic seconds)."""
         self.seen_edges = 0
@@ -167,6 +177,16 @@ class _Ring:
         self.moving = False
         """Whether the settle timer is watching the ring: set by the edge that starts a
         movement, cleared when the ring has sat still for ``settle_ms``."""
+
+    @property
+    def edges(self) -> int:
+        """Edges seen on both lines."""
+        return self.edges_a + self.edges_b
+
+    @property
+    def errors(self) -> int:
+        """Errors detected on both lines."""
+        return self.errors_a + self.errors_b
 
 
 class Token:
@@ -333,6 +353,7 @@ class RingBank:
         per_slot = ring.detents_per_slot
         index = ring.index
         new_report = _new_tuple
+        is_a = line == LINE_A
 
         def when_changed(ticks: float, state: Any) -> None:
             try:
@@ -343,9 +364,15 @@ class RingBank:
             try:
                 phase, counted, error, where = (high if state else low)[ring.phase]
                 ring.phase = phase
-                ring.edges += 1
+                if is_a:
+                    ring.edges_a += 1
+                else:
+                    ring.edges_b += 1
                 if error:
-                    ring.errors += 1
+                    if is_a:
+                        ring.errors_a += 1
+                    else:
+                        ring.errors_b += 1
                 if not ring.moving:  # the settle timer watches the edge count from now on
                     ring.moving = True
                     wake()
@@ -519,9 +546,24 @@ class RingBank:
                     errors=ring.errors,
                     last_movement=self._last_movement(ring, mono, wall),
                     detents=ring.detents,
+                    line_edges=(ring.edges_a, ring.edges_b),
+                    line_errors=(ring.errors_a, ring.errors_b),
                 )
                 for ring in self._rings
             ]
+
+    def line_levels(self) -> list[tuple[bool, bool]]:
+        """Read every ring's lines A and B now, as the pins report them (True: high).
+
+        :raises HardwareError: when the bank is closed.
+        """
+        with self._token as held:
+            self._check_open(held)
+            devices = list(self._devices)
+        return [
+            (bool(devices[2 * i].pin.state), bool(devices[2 * i + 1].pin.state))
+            for i in range(len(self._rings))
+        ]
 
     @staticmethod
     def _last_movement(ring: _Ring, mono: float, wall: float) -> float | None:

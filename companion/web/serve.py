@@ -163,6 +163,23 @@ def addresses(host: str, port: int) -> list[str]:
     return [f"http://{shown}:{port}/"]
 
 
+def load_maps(options: ServeOptions, backend: str) -> tuple[Any, Any]:
+    """Read the configured pin and LED maps (``firmware.maps.PinMap``, ``LedMap``).
+
+    Emulation without a configured pin map uses the PWM-driver map: it wires both the "done"
+    and the "undo" button (the SPI map has no free pin for "undo").
+
+    :raises RecordError: for a map that cannot be used (the message names the key).
+    """
+    from firmware.maps import BUNDLED_PIN_MAP, PWM_PIN_MAP, MapError, load_led_map, load_pin_map
+
+    try:
+        bundled = PWM_PIN_MAP if backend == "mock" else BUNDLED_PIN_MAP
+        return load_pin_map(options.pin_map, bundled=bundled), load_led_map(options.led_map)
+    except MapError as error:
+        raise RecordError(str(error)) from None
+
+
 def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | None = None) -> int:
     """Lock the data directory, then serve as :func:`serve` does until stopped.
 
@@ -199,17 +216,10 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     from companion.web import create_app
     from firmware import HardwareError
     from firmware.hardware import Hardware
-    from firmware.maps import BUNDLED_PIN_MAP, PWM_PIN_MAP, MapError, load_led_map, load_pin_map
+    from firmware.maps import MapError
 
     backend, why = choose_backend(options.hardware, is_raspberry_pi() if on_pi is None else on_pi)
-    try:
-        # Emulation without a configured pin map uses the PWM-driver map: it wires both the
-        # "done" and the "undo" button (the SPI map has no free pin for "undo").
-        bundled = PWM_PIN_MAP if backend == "mock" else BUNDLED_PIN_MAP
-        pin_map = load_pin_map(options.pin_map, bundled=bundled)
-        led_map = load_led_map(options.led_map)
-    except MapError as error:
-        raise RecordError(str(error)) from None
+    pin_map, led_map = load_maps(options, backend)
     data = options.data_dir
     boards = data / "boards"
     try:

@@ -1,0 +1,508 @@
+"""The doctor's checks: pure functions over small probes, each answering one :class:`Check`.
+
+A probe (a ``Protocol`` below) is the only thing a check asks: files under ``/proc``,
+``/dev`` and ``/boot``, the accounts, the GPIO lines, the LED driver, the disk, the
+database, the clock. :mod:`companion.doctor.probes` answers them on a Pi, in emulation and
+inside the running server; tests answer them with stand-ins only where this machine lacks
+the real thing. Every message says what was found and, for ``warn`` and ``fail``, what to
+do, in one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal, Protocol
+
+from firmware.errors import FirmwareError
+from firmware.maps import PinMap, RingPins, StripConfig, pin_uses
+
+Status = Literal["ok", "warn", "fail"]
+Pull = Literal["up", "down", "none"]
+
+SERVICE_USER: Final = "mandala"
+"""The account ``systemd/install.sh`` creates and the unit runs as."""
+SERIAL_PINS: Final = frozenset({14, 15})
+SERIAL_CONSOLES: Final = ("serial0", "serial1", "ttyAMA0", "ttyAMA10", "ttyS0")
+"""``console=`` names of the UART on GPIO14/15 (``serial0`` is its alias on every Pi)."""
+SPI_DEVICE: Final = "/dev/spidev0.0"
+PIO_DEVICE: Final = "/dev/pio0"
+LOW_SPACE: Final = 100 * 1024 * 1024
+"""Below this much free space the data directory check warns."""
+NO_SPACE: Final = 5 * 1024 * 1024
+"""Below this much it fails: a game's next actions may not fit."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check's answer: its name, ``ok``/``warn``/``fail``, and one line of what and why."""
+
+    name: str
+    status: Status
+    message: str
+
+    def line(self) -> str:
+        """The line ``mandala doctor`` prints: ``fail pins: GPIO17 (rings[0].b) is busy ...``."""
+        return f"{self.status:<4} {self.name}: {' '.join(self.message.split())}"
+
+    def to_json(self) -> dict[str, str]:
+        """The check as the Health page gets it."""
+        return {"name": self.name, "status": self.status, "message": self.message}
+
+
+def has_failure(checks: Sequence[Check]) -> bool:
+    """Say whether any check failed (``mandala doctor`` then exits 1)."""
+    return any(check.status == "fail" for check in checks)
+
+
+# -- probes ------------------------------------------------------------------------------------
+
+
+class Files(Protocol):
+    """The system's files the checks read (``/proc/cmdline``, ``/dev/spidev0.0``, ...)."""
+
+    def read(self, path: str) -> str | None:
+        """The file's text, or ``None`` when it is missing or unreadable."""
+        ...
+
+    def exists(self, path: str) -> bool:
+        """Whether the path exists."""
+        ...
+
+    def usable(self, path: str) -> bool:
+        """Whether this process may read and write the path."""
+        ...
+
+
+class Accounts(Protocol):
+    """Who the service runs as, and the groups an account is in."""
+
+    def groups_of(self, user: str) -> frozenset[str] | None:
+        """The account's groups (its own group included), or ``None`` when it does not exist."""
+        ...
+
+
+class LineBusy(FirmwareError):
+    """A GPIO line is held by someone else; the message names the holder when known."""
+
+
+class Lines(Protocol):
+    """The GPIO lines the pin map names.
+
+    ``owner`` is ``None`` when the doctor claims the lines itself (and releases them), or
+    who holds them all already (the running companion, whose Health page asks).
+    """
+
+    owner: str | None
+
+    def holder(self, pin: int) -> str | None:
+        """Who else holds the line (``None`` when it is free).
+
+        :raises HardwareError: when there is no GPIO chip to ask.
+        """
+        ...
+
+    def level(self, pin: int, pull: Pull) -> bool:
+        """The line's level (``True`` high), read as an input with the bias ``pull``.
+
+        :raises LineBusy: when someone else holds the line.
+        :raises HardwareError: when there is no GPIO chip to ask.
+        """
+        ...
+
+
+class StripProbe(Protocol):
+    """The LED strip's driver and its device files."""
+
+    emulated: bool
+
+    def open(self, config: StripConfig) -> str:
+        """Open the driver as ``mandala serve`` would (without lighting a pixel), close it,
+        and say what was opened.
+
+        :raises HardwareError: saying why it cannot be opened.
+        """
+        ...
+
+
+class Disk(Protocol):
+    """The data directory's disk."""
+
+    def write_test(self, folder: Path) -> str | None:
+        """Write, flush and remove a small file in ``folder``; ``None`` or why not."""
+        ...
+
+    def free_bytes(self, folder: Path) -> int:
+        """Bytes free for this process on ``folder``'s file system."""
+        ...
+
+
+class Database(Protocol):
+    """The games' database, opened read-only (safe while the server runs)."""
+
+    def quick_check(self, path: Path) -> tuple[list[str], int]:
+        """``PRAGMA quick_check``'s rows and ``PRAGMA user_version``.
+
+        :raises OSError: when the file cannot be opened (the message says why).
+        """
+        ...
+
+
+class Clock(Protocol):
+    """What the system knows about its clock's synchronisation."""
+
+    def synchronised(self) -> tuple[bool | None, str]:
+        """Whether the clock was synchronised since boot (``None``: nothing could tell) and
+        which source said so."""
+        ...
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _is_spi(config: StripConfig) -> bool:
+    return config.driver == "neopixel-spi"
+
+
+def needed_groups(config: StripConfig) -> tuple[str, ...]:
+    """The groups the service user needs: ``gpio`` (the GPIO chip), ``spi`` for the SPI strip."""
+    return ("gpio", "spi") if _is_spi(config) else ("gpio",)
+
+
+def ring_pull(ring: RingPins) -> Pull:
+    """The bias the pin map asks for on a ring's lines (``none`` when the map has no key)."""
+    pull = getattr(ring, "pull", "none")
+    if pull == "up":
+        return "up"
+    return "down" if pull == "down" else "none"
+
+
+def probe_pull(ring: RingPins) -> Pull:
+    """The bias to read a ring's lines at rest with.
+
+    With an internal bias configured, that bias (as the service reads them). With none (the
+    wiring guide's external 10 kOhm pull-ups), the internal bias *against* the rest level:
+    a line that should rest high is read with the pull-down on, so only a working external
+    pull-up makes it read high (a line left floating may read either way).
+    """
+    pull = ring_pull(ring)
+    if pull != "none":
+        return pull
+    return "down" if ring.rest == "open" else "up"
+
+
+def _pins_text(pins: Sequence[str]) -> str:
+    return ", ".join(pins[:-1]) + (" and " if len(pins) > 1 else "") + pins[-1]
+
+
+# -- the checks --------------------------------------------------------------------------------
+
+
+def check_strip(config: StripConfig, files: Files, strip: StripProbe) -> Check:
+    """SPI (or the PWM/PIO device) is there and the LED driver opens."""
+    name = "leds"
+    if strip.emulated:
+        try:
+            opened = strip.open(config)
+        except FirmwareError as error:
+            return Check(name, "fail", f"the emulated strip does not open: {error}")
+        return Check(name, "ok", f"{opened} (emulated: no SPI needed)")
+    if _is_spi(config):
+        if not files.exists(SPI_DEVICE):
+            return Check(
+                name,
+                "fail",
+                f"SPI is off (no {SPI_DEVICE}): add dtparam=spi=on to "
+                "/boot/firmware/config.txt (sudo systemd/install.sh does) and reboot",
+            )
+        if not files.usable(SPI_DEVICE):
+            return Check(
+                name,
+                "fail",
+                f"{SPI_DEVICE} is there but this user may not use it: run as the "
+                f"{SERVICE_USER} user, or add the user to the spi group",
+            )
+    elif config.driver == "pi5" and not files.exists(PIO_DEVICE):
+        return Check(
+            name,
+            "fail",
+            f"no {PIO_DEVICE} for the pi5 driver: update Raspberry Pi OS (the PIO driver "
+            "came with kernel 6.6) and reboot",
+        )
+    try:
+        opened = strip.open(config)
+    except FirmwareError as error:
+        return Check(name, "fail", str(error))
+    where = f"SPI is on ({SPI_DEVICE}) and " if _is_spi(config) else ""
+    return Check(name, "ok", f"{where}{opened}")
+
+
+def check_groups(
+    config: StripConfig, accounts: Accounts, emulated: bool, user: str = SERVICE_USER
+) -> Check:
+    """The service user is in the groups its devices belong to."""
+    name = "groups"
+    if emulated:
+        return Check(name, "ok", "emulated pins and strip need no groups")
+    groups = accounts.groups_of(user)
+    if groups is None:
+        return Check(
+            name,
+            "fail",
+            f"there is no {user!r} user: install the service with sudo systemd/install.sh",
+        )
+    missing = [group for group in needed_groups(config) if group not in groups]
+    if missing:
+        joined = ",".join(missing)
+        return Check(
+            name,
+            "fail",
+            f"the {user} user is not in the {' and '.join(missing)} group: "
+            f"sudo usermod -aG {joined} {user} (sudo systemd/install.sh does), then "
+            "sudo systemctl restart mandala",
+        )
+    return Check(name, "ok", f"the {user} user is in {', '.join(needed_groups(config))}")
+
+
+def check_serial(pin_map: PinMap, files: Files, emulated: bool) -> Check:
+    """The serial console is off when GPIO14/15 are in the pin map."""
+    name = "serial"
+    used = [f"GPIO{pin} ({key})" for key, pin in pin_uses(pin_map) if pin in SERIAL_PINS]
+    if not used:
+        return Check(name, "ok", "GPIO14/15 are not in the pin map: the serial console may stay")
+    if emulated:
+        return Check(name, "ok", "emulated pins: no serial console on GPIO14/15")
+    cmdline = files.read("/proc/cmdline") or ""
+    consoles = [
+        word.split("=", 1)[1].split(",")[0]
+        for word in cmdline.split()
+        if word.startswith("console=")
+    ]
+    serial = [console for console in consoles if console in SERIAL_CONSOLES]
+    fix = (
+        "turn it off: sudo raspi-config nonint do_serial_cons 1 (or raspi-config, "
+        "Interface Options, Serial Port, login shell: no), then reboot"
+    )
+    if serial:
+        return Check(
+            name,
+            "fail",
+            f"the serial console is on (console={serial[0]} in /proc/cmdline) but "
+            f"{_pins_text(used)} are ring lines: {fix}",
+        )
+    for tty in ("ttyS0", "ttyAMA0", "serial0"):
+        unit = f"/etc/systemd/system/getty.target.wants/serial-getty@{tty}.service"
+        if files.exists(unit):
+            return Check(
+                name,
+                "fail",
+                f"a login prompt runs on the serial port (serial-getty@{tty}) but "
+                f"{_pins_text(used)} are ring lines: {fix}",
+            )
+    return Check(name, "ok", f"the serial console is off ({_pins_text(used)} are free for rings)")
+
+
+def check_pins_free(pin_map: PinMap, lines: Lines) -> Check:
+    """Every ring and button pin of the map is free (or held by this companion)."""
+    name = "pins"
+    uses = [(key, pin) for key, pin in pin_uses(pin_map) if key != "leds.pin"]
+    if lines.owner is not None:
+        return Check(name, "ok", f"all {len(uses)} ring and button pins are held by {lines.owner}")
+    busy: list[str] = []
+    try:
+        for key, pin in uses:
+            holder = lines.holder(pin)
+            if holder is not None:
+                busy.append(f"GPIO{pin} ({key}) is busy, held by {holder}")
+    except FirmwareError as error:
+        return Check(name, "fail", str(error))
+    if busy:
+        return Check(
+            name,
+            "fail",
+            f"{'; '.join(busy)}: stop what holds it (sudo systemctl stop mandala if it is the "
+            "companion, or open its Health page instead) or change the pin map",
+        )
+    return Check(name, "ok", f"all {len(uses)} ring and button pins are free")
+
+
+def check_rest_levels(pin_map: PinMap, lines: Lines) -> Check:
+    """Each encoder line sits at its ``rest`` level (catches a missing pull-up)."""
+    name = "rest"
+    problems: list[str] = []
+    unread: list[str] = []
+    for index, ring in enumerate(pin_map.rings):
+        pull = probe_pull(ring)
+        levels: list[bool | None] = []
+        for line, pin in (("A", ring.a), ("B", ring.b)):
+            try:
+                levels.append(lines.level(pin, pull))
+            except LineBusy as error:
+                unread.append(f"ring {index} line {line} (GPIO{pin}: {error})")
+                levels.append(None)
+            except FirmwareError as error:
+                return Check(name, "fail", str(error))
+        problem = _rest_problem(index, ring, levels, pull)
+        if problem:
+            problems.append(problem)
+    if problems:
+        return Check(name, "fail", "; ".join(problems))
+    if unread:
+        return Check(name, "warn", f"not read: {'; '.join(unread)}")
+    return Check(
+        name, "ok", f"all {len(pin_map.rings)} rings rest with both lines at their rest level"
+    )
+
+
+def _rest_problem(index: int, ring: RingPins, levels: Sequence[bool | None], pull: Pull) -> str:
+    a, b = levels
+    if ring.edges_per_detent == 2:  # rests at both levels in turn: A and B agree in a detent
+        if a is None or b is None or a == b:
+            return ""
+        return (
+            f"ring {index}: line A (GPIO{ring.a}) reads {_level(a)} and B (GPIO{ring.b}) "
+            f"{_level(b)}: the ring is between two clicks (turn it into one) or a line's "
+            "pull-up is missing"
+        )
+    want = ring.rest == "open"
+    wrong = [
+        (line, pin)
+        for line, pin, level in (("A", ring.a, a), ("B", ring.b, b))
+        if level is not None and level != want
+    ]
+    if not wrong:
+        return ""
+    said = " and ".join(f"line {line} (GPIO{pin})" for line, pin in wrong)
+    verb = "reads" if len(wrong) == 1 else "read"
+    rest = f'rest = "{ring.rest}" expects {_level(want)}'
+    if want:
+        why = (
+            "a missing pull-up (10 kOhm to 3.3 V), a broken wire, or the ring is between "
+            "two clicks (turn it into one and check again)"
+        )
+        if pull == "down":
+            why += "; it was read with the Pi's pull-down on, so only a pull-up makes it high"
+    else:
+        why = 'the encoder\'s common is not on ground, or it rests open: set rest = "open"'
+    if len(wrong) == 2 and want:
+        why += '; an encoder that rests closed needs rest = "closed"'
+    return f"ring {index}: {said} {verb} {_level(not want)} at rest ({rest}): {why}"
+
+
+def _level(high: bool) -> str:
+    return "high" if high else "low"
+
+
+def check_data_dir(folder: Path, disk: Disk) -> Check:
+    """The data directory is writable, with its free space."""
+    name = "data"
+    if not folder.is_dir():
+        return Check(
+            name,
+            "warn",
+            f"{folder} does not exist yet: the companion creates it at its first start "
+            "(check again after starting it)",
+        )
+    problem = disk.write_test(folder)
+    if problem is not None:
+        return Check(
+            name,
+            "fail",
+            f"{folder} is not writable ({problem}): games cannot be saved; check the disk "
+            f"(read-only after an error?) and that it belongs to the {SERVICE_USER} user",
+        )
+    free = disk.free_bytes(folder)
+    said = f"{folder} is writable, {_size(free)} free"
+    if free < NO_SPACE:
+        return Check(name, "fail", f"{said}: free some space, games cannot be saved")
+    if free < LOW_SPACE:
+        return Check(name, "warn", f"{said}: free some space soon")
+    return Check(name, "ok", said)
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("kB", 1024)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"
+
+
+def check_database(path: Path, database: Database, schema_version: int) -> Check:
+    """The database passes ``PRAGMA quick_check`` and is not from a newer release."""
+    name = "database"
+    if not path.exists():
+        return Check(name, "ok", f"no {path.name} yet: it is created at the first start")
+    try:
+        rows, version = database.quick_check(path)
+    except OSError as error:
+        return Check(
+            name,
+            "warn",
+            f"{path} cannot be read here ({error}): run as root or the {SERVICE_USER} user",
+        )
+    if rows != ["ok"]:
+        found = "; ".join(rows[:3])
+        return Check(
+            name,
+            "fail",
+            f"{path} is damaged ({found}): copy it somewhere safe; at its next start the "
+            f"companion keeps it aside as {path.name}.damaged-<time> and starts a new one",
+        )
+    if version > schema_version:
+        return Check(
+            name,
+            "fail",
+            f"{path} is from a newer release (schema {version}, this one reads "
+            f"{schema_version}): install the newer mandala-companion again",
+        )
+    return Check(name, "ok", f"{path} passes quick_check (schema {version})")
+
+
+def check_clock(clock: Clock) -> Check:
+    """The clock was synchronised (a Pi has no battery clock: game times need the network)."""
+    name = "clock"
+    synced, source = clock.synchronised()
+    if synced:
+        return Check(name, "ok", f"synchronised ({source})")
+    said = "never synchronised since boot" if synced is False else "synchronisation unknown"
+    return Check(
+        name,
+        "warn",
+        f"the clock was {said} ({source}): game times may be wrong until the Pi reaches a "
+        "time server; connect it to a network with internet access "
+        "(timedatectl timesync-status shows progress)",
+    )
+
+
+# -- all of them -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Probes:
+    """Everything the checks ask, for one place (a Pi, emulation, the running server)."""
+
+    files: Files
+    accounts: Accounts
+    lines: Lines
+    strip: StripProbe
+    disk: Disk
+    database: Database
+    clock: Clock
+    emulated: bool
+
+
+def run_checks(
+    pin_map: PinMap, data_dir: Path, probes: Probes, *, schema_version: int, db_name: str
+) -> list[Check]:
+    """Run every check in the order ``mandala doctor`` prints them."""
+    return [
+        check_strip(pin_map.leds, probes.files, probes.strip),
+        check_groups(pin_map.leds, probes.accounts, probes.emulated),
+        check_serial(pin_map, probes.files, probes.emulated),
+        check_pins_free(pin_map, probes.lines),
+        check_rest_levels(pin_map, probes.lines),
+        check_data_dir(data_dir, probes.disk),
+        check_database(data_dir / db_name, probes.database, schema_version),
+        check_clock(probes.clock),
+    ]

@@ -1,0 +1,256 @@
+"""`mandala doctor`: one line per check, exit 0 when nothing fails, the right reason if one does.
+
+The checks run over the real probes; only what this machine lacks stands in: lgpio's C calls
+on a Pi's header (``tests/doctor/standins.py``), a Pi's files under a folder (``/dev/spidev0.0``,
+``/proc/cmdline``, ``/etc/group``), and the clock's answers where they would come from a Pi.
+"""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from companion.doctor.checks import (
+    check_clock,
+    check_database,
+    check_groups,
+    check_pins_free,
+    check_rest_levels,
+    check_serial,
+    check_strip,
+)
+from companion.doctor.command import doctor
+from companion.doctor.probes import (
+    TIME_ERROR,
+    FileAccounts,
+    HostFiles,
+    LgpioLines,
+    PiStrip,
+    SqliteDatabase,
+    SystemClock,
+)
+from companion.table.service import Table
+from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.web.serve import ServeOptions
+from firmware.maps import load_pin_map
+from tests.conftest import run_cli
+from tests.doctor.standins import SET_PULL_DOWN, Header, pi_files
+
+PIN_MAP = load_pin_map()  # the bundled SPI map: rings on 14/15, done on 21
+RING_PINS = {pin for ring in PIN_MAP.rings for pin in (ring.a, ring.b)}
+
+
+def lines_of(text: str) -> dict[str, str]:
+    """The doctor's output as check name -> its whole line."""
+    found = {}
+    for line in text.splitlines()[1:]:
+        name = line[5:].split(":", 1)[0]
+        found[name] = line
+    return found
+
+
+def test_doctor_emulate_passes_and_prints_one_line_per_check(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    mandala = Path(sys.executable).parent / "mandala"
+    done = subprocess.run(
+        [str(mandala), "doctor", "--emulate", "--data", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr == ""
+    first, *checks = done.stdout.splitlines()
+    assert first == "mandala doctor: checking the emulated pins and LED strip"
+    names = [line[5:].split(":", 1)[0] for line in checks]
+    assert names == ["leds", "groups", "serial", "pins", "rest", "data", "database", "clock"]
+    for line in checks:
+        assert line[:5] in ("ok   ", "warn "), line
+    assert lines_of(done.stdout)["rest"] == (
+        "ok   rest: all 10 rings rest with both lines at their rest level"
+    )
+
+
+def test_doctor_fails_naming_a_busy_pin_and_a_missing_pull_up(tmp_path: Path) -> None:
+    root = pi_files(tmp_path / "root")
+    data = tmp_path / "data"
+    data.mkdir()
+    # Every encoder line has its external pull-up except ring 3's line B (GPIO19), and the
+    # done button's GPIO21 is held by another program.
+    header = Header(pulled_up=RING_PINS - {19}, busy={21: "gpio-keys"})
+    out = io.StringIO()
+    status = doctor(
+        ServeOptions(data=data, hardware="lgpio"), out, on_pi=True, root=root, lgpio=header
+    )
+    found = lines_of(out.getvalue())
+    assert status == 1
+    assert found["pins"] == (
+        "fail pins: GPIO21 (buttons.done) is busy, held by 'gpio-keys': stop what holds it "
+        "(sudo systemctl stop mandala if it is the companion, or open its Health page "
+        "instead) or change the pin map"
+    )
+    assert found["rest"].startswith(
+        'fail rest: ring 3: line B (GPIO19) reads low at rest (rest = "open" expects high): '
+        "a missing pull-up (10 kOhm to 3.3 V)"
+    )
+    assert "ring 3" in found["rest"] and "ring 2" not in found["rest"]
+    assert found["serial"] == "ok   serial: the serial console is off " + (
+        "(GPIO14 (rings[5].a) and GPIO15 (rings[5].b) are free for rings)"
+    )
+    assert found["groups"] == "ok   groups: the mandala user is in gpio, spi"
+    assert header.claimed == set(), "every line the doctor claimed is released"
+    assert header.open_handles == set(), "the GPIO chip is closed"
+    # Each ring line was read with the pull-down on: only a real pull-up reads high.
+    assert {header.bias[pin] for pin in RING_PINS} == {SET_PULL_DOWN}
+
+
+def test_a_line_pulled_up_reads_high_and_passes(tmp_path: Path) -> None:
+    header = Header(pulled_up=RING_PINS)
+    lines = LgpioLines(header)
+    assert check_pins_free(PIN_MAP, lines).status == "ok"
+    assert check_rest_levels(PIN_MAP, lines).line() == (
+        "ok   rest: all 10 rings rest with both lines at their rest level"
+    )
+    lines.close()
+
+
+def test_both_lines_of_a_ring_low_suggest_the_closed_rest(tmp_path: Path) -> None:
+    header = Header(pulled_up=RING_PINS - {4, 17})
+    check = check_rest_levels(PIN_MAP, LgpioLines(header))
+    assert check.status == "fail"
+    assert check.message.startswith("ring 0: line A (GPIO4) and line B (GPIO17) read low at rest")
+    assert 'an encoder that rests closed needs rest = "closed"' in check.message
+
+
+def test_a_busy_ring_line_is_not_read_and_says_so(tmp_path: Path) -> None:
+    header = Header(pulled_up=RING_PINS, busy={4: "lg"})
+    check = check_rest_levels(PIN_MAP, LgpioLines(header))
+    assert check.line() == "warn rest: not read: ring 0 line A (GPIO4: busy, held by 'lg')"
+
+
+def test_no_gpio_chip_of_a_pi_fails_the_pin_check() -> None:
+    class NoChip(Header):
+        def gpiochip_open(self, number: int) -> int:
+            raise self.error("can not open gpiochip")
+
+    check = check_pins_free(PIN_MAP, LgpioLines(NoChip(set())))
+    assert check.status == "fail"
+    assert check.message.startswith("no GPIO chip of a Raspberry Pi's header")
+
+
+def test_the_serial_console_on_fails_when_gpio14_and_15_are_ring_lines(tmp_path: Path) -> None:
+    root = pi_files(tmp_path, cmdline="console=serial0,115200 console=tty1 root=/dev/mmcblk0p2")
+    check = check_serial(PIN_MAP, HostFiles(root), emulated=False)
+    assert check.status == "fail"
+    assert check.message.startswith(
+        "the serial console is on (console=serial0 in /proc/cmdline) but GPIO14 (rings[5].a) "
+        "and GPIO15 (rings[5].b) are ring lines: turn it off: sudo raspi-config nonint "
+        "do_serial_cons 1"
+    )
+
+
+def test_a_login_prompt_on_the_serial_port_fails_too(tmp_path: Path) -> None:
+    root = pi_files(tmp_path)
+    wants = root / "etc/systemd/system/getty.target.wants"
+    wants.mkdir(parents=True)
+    (wants / "serial-getty@ttyS0.service").write_text("")
+    check = check_serial(PIN_MAP, HostFiles(root), emulated=False)
+    assert check.status == "fail"
+    assert "a login prompt runs on the serial port (serial-getty@ttyS0)" in check.message
+
+
+def test_spi_off_fails_with_how_to_turn_it_on(tmp_path: Path) -> None:
+    root = pi_files(tmp_path)
+    (root / "dev" / "spidev0.0").unlink()
+    check = check_strip(PIN_MAP.leds, HostFiles(root), PiStrip())
+    assert check.line() == (
+        "fail leds: SPI is off (no /dev/spidev0.0): add dtparam=spi=on to "
+        "/boot/firmware/config.txt (sudo systemd/install.sh does) and reboot"
+    )
+
+
+def test_a_service_user_without_the_spi_group_fails(tmp_path: Path) -> None:
+    root = pi_files(tmp_path)
+    (root / "etc" / "group").write_text("gpio:x:997:mandala\nspi:x:999:pi\nmandala:x:995:\n")
+    check = check_groups(PIN_MAP.leds, FileAccounts(HostFiles(root)), emulated=False)
+    assert check.line() == (
+        "fail groups: the mandala user is not in the spi group: sudo usermod -aG spi mandala "
+        "(sudo systemd/install.sh does), then sudo systemctl restart mandala"
+    )
+
+
+def test_no_service_user_fails_with_the_install_command(tmp_path: Path) -> None:
+    root = pi_files(tmp_path)
+    (root / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    check = check_groups(PIN_MAP.leds, FileAccounts(HostFiles(root)), emulated=False)
+    assert check.line() == (
+        "fail groups: there is no 'mandala' user: install the service with sudo systemd/install.sh"
+    )
+
+
+def test_the_database_check_reads_a_running_servers_database_without_disturbing_it(
+    tmp_path: Path,
+) -> None:
+    table = Table(tmp_path, None)
+    table.start()
+    try:
+        created = table.create_game({"kind": "icehouse", "seats": ["Ann", "Bo"], "seed": 3})
+        check = check_database(tmp_path / DB_NAME, SqliteDatabase(), SCHEMA_VERSION)
+        assert check.line() == (
+            f"ok   database: {tmp_path / DB_NAME} passes quick_check (schema {SCHEMA_VERSION})"
+        )
+        # The server still writes after the check has looked.
+        table.delete(str(created["id"]))
+        assert table.list_games() == []
+    finally:
+        table.close()
+
+
+def test_a_damaged_database_fails_and_says_it_will_be_kept_aside(tmp_path: Path) -> None:
+    path = tmp_path / DB_NAME
+    path.write_bytes(b"this is not an SQLite file at all" * 200)
+    check = check_database(path, SqliteDatabase(), SCHEMA_VERSION)
+    assert check.status == "fail"
+    assert check.message.startswith(f"{path} is damaged (file is not a database)")
+    assert f"{DB_NAME}.damaged-<time>" in check.message
+
+
+def test_a_database_from_a_newer_release_fails(tmp_path: Path) -> None:
+    path = tmp_path / DB_NAME
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    check = check_database(path, SqliteDatabase(), SCHEMA_VERSION)
+    assert check.status == "fail"
+    assert "is from a newer release" in check.message
+
+
+def test_the_clock_is_ok_once_timesyncd_has_synchronised_it(tmp_path: Path) -> None:
+    root = pi_files(tmp_path)
+    (root / "run/systemd/timesync").mkdir(parents=True)
+    (root / "run/systemd/timesync/synchronized").write_text("")
+    clock = SystemClock(HostFiles(root), run=lambda argv: None, kernel_state=lambda: TIME_ERROR)
+    assert check_clock(clock).line() == "ok   clock: synchronised (systemd-timesyncd)"
+
+
+def test_a_clock_never_synchronised_is_a_warning_not_a_failure(tmp_path: Path) -> None:
+    clock = SystemClock(
+        HostFiles(pi_files(tmp_path)), run=lambda argv: "no\n", kernel_state=lambda: TIME_ERROR
+    )
+    check = check_clock(clock)
+    assert check.status == "warn"
+    assert check.message.startswith(
+        "the clock was never synchronised since boot (adjtimex: the kernel clock is unsynchronised)"
+    )
+
+
+def test_a_config_file_that_cannot_be_read_is_the_usual_one_line_error(tmp_path: Path) -> None:
+    result = run_cli(["doctor", "--config", str(tmp_path / "missing.toml")])
+    assert result.status == 2
+    assert result.stderr.startswith("mandala: ")
+    assert "missing.toml: cannot read" in result.stderr

@@ -1209,11 +1209,16 @@ class Table:
         return True
 
     def _changed(self, game: Game) -> None:
-        """Tell the subscribers about a changed game, then refresh the board's view."""
+        """Work out the board's view again, then tell the subscribers about a changed game.
+
+        The live turn comes first: the published view carries it, and one worked out before
+        the change (the last turn's dice "used", its preview, a lit Confirm) would leave every
+        other phone showing the old turn until the rings next moved.
+        """
+        self._refresh(game_published=game.id)
         if self.hub.count():
             self.hub.publish(lambda viewer: {"type": "game", **self._view(game, viewer)})
         self._publish_games()
-        self._refresh(game_published=game.id)
 
     def _publish_games(self) -> None:
         if self.hub.count():

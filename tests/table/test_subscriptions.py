@@ -11,7 +11,7 @@ import pytest
 from companion.table import Conflict, Subscription, Table
 from companion.table.hub import BACKLOG, MAX_SUBSCRIBERS
 from tests.conftest import SPEC_EXAMPLES
-from tests.table.conftest import TWO_SEATS, settled_at, turn_ring
+from tests.table.conftest import NO_DICE, TWO_SEATS, settled_at, turn_ring
 
 ICEHOUSE = json.loads((SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json").read_text())
 
@@ -124,3 +124,23 @@ def test_a_subscriber_that_falls_behind_gets_a_fresh_state_not_a_stale_backlog(
         assert all(item["type"] in ("game", "games") for item in after)
         final = [item for item in items if item["type"] == "games"] or [items[snapshots[-1]]]
         assert final[-1]["games"] == table.list_games()
+
+
+def test_the_game_sent_after_a_confirm_carries_the_next_turns_live_view(
+    rings_table: Table,
+) -> None:
+    # Another phone redraws from this item alone: it must not keep the last turn's dice
+    # "used", its preview or a lit Confirm.
+    game = rings_table.create_game(dict(TWO_SEATS))
+    game = settled_at(rings_table, game["id"], [0] * 10)
+    game = rings_table.act(game["id"], game["version"], {"dice": NO_DICE})
+    assert game["state"]["live"]["can_confirm"] is True
+    subscription = rings_table.subscribe()
+    drain(subscription)
+    confirmed = rings_table.act(game["id"], game["version"], {"confirm": True})
+    sent = [item for item in drain(subscription) if item["type"] == "game"]
+    assert sent[-1]["version"] == confirmed["version"]
+    live = sent[-1]["state"]["live"]
+    assert live == confirmed["state"]["live"]
+    assert live["dice"] is None and live["dice_status"] == {}
+    assert live["can_confirm"] is False

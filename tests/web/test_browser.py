@@ -141,7 +141,7 @@ def test_a_two_seat_game_played_with_the_emulated_rings(served: str, browser: An
     guide = page.locator("#resync")
     expect(guide).to_be_visible()
     expect(page.locator('#resync-list li[data-ring="9"]')).to_have_text(
-        "turn ring 9 4 slots clockwise (its mark to spoke 0)"
+        "the brown ring (N), the innermost: 4 slots clockwise (its mark to spoke 0)"
     )
     shot(page, "06-resync-guide")
     turn_ring(page, 9, 4)

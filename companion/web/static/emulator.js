@@ -21,14 +21,19 @@ const Emulator = (() => {
     for (let r = 0; r < 10; r += 1) {
       const slot = perSlot[r] || 1;
       const colour = colours && colours[r];
-      box.append(el("div", { class: "emu-ring" },
+      // One click a slot: a detent is a slot, so one button each way does both.
+      const buttons = slot === 1 ?
+        [turnButton(r, -1, "⟲", "one slot counter-clockwise"),
+          turnButton(r, 1, "⟳", "one slot clockwise")] :
+        [turnButton(r, -slot, "⟲ slot", "one slot counter-clockwise"),
+          turnButton(r, -1, "⟲", "one detent counter-clockwise"),
+          turnButton(r, 1, "⟳", "one detent clockwise"),
+          turnButton(r, slot, "slot ⟳", "one slot clockwise")];
+      box.append(el("div", { class: `emu-ring emu-${buttons.length}` },
         el("span", {}, colour ? el("span", { class: "dot", style: `background:${FILL[colour]}`,
           text: letter(colour) }) : null, ` ring ${r}`,
           el("span", { class: "muted", "data-offset": r })),
-        turnButton(r, -slot, "⟲ slot", "one slot counter-clockwise"),
-        turnButton(r, -1, "⟲", "one detent counter-clockwise"),
-        turnButton(r, 1, "⟳", "one detent clockwise"),
-        turnButton(r, slot, "slot ⟳", "one slot clockwise")));
+        ...buttons));
     }
     for (const button of document.querySelectorAll("[data-press]")) {
       button.addEventListener("click", () => api("POST",
@@ -36,10 +41,32 @@ const Emulator = (() => {
     }
   }
 
+  /* The strip's colours by name (the table's pixel values, companion/table/leds.py, and the
+     same at a quarter for the seats not to move), so a pixel is never colour only. */
+  const PIXELS = [["red", [255, 0, 0]], ["green", [0, 255, 0]], ["blue", [0, 0, 255]],
+    ["yellow", [255, 200, 0]], ["brown", [150, 60, 0]], ["white", [255, 255, 255]],
+    ["orange", [255, 96, 0]], ["purple", [160, 0, 255]], ["cyan", [0, 255, 255]],
+    ["pink", [255, 64, 160]]];
+  const NAMED = [["off", [0, 0, 0]], ...PIXELS,
+    ...PIXELS.map(([name, rgb]) => [`dim ${name}`, rgb.map((v) => Math.floor(v / 4))])];
+  function pixelName(rgb) {
+    let best = null;
+    for (const [name, ref] of NAMED) {
+      const d = ref.reduce((sum, v, i) => sum + (v - rgb[i]) ** 2, 0);
+      if (!best || d < best[1]) best = [name, d];
+    }
+    return best[0];
+  }
+
   function drawLeds(leds) {
-    document.getElementById("leds").replaceChildren(...(leds || []).map(([r, g, b], i) =>
-      el("span", { class: "led", style: `background:rgb(${r},${g},${b})`, "data-pixel": i,
-        title: `pixel ${i}: ${r},${g},${b}` })));
+    document.getElementById("leds").replaceChildren(...(leds || []).map(([r, g, b], i) => {
+      const name = pixelName([r, g, b]);
+      const mark = name === "off" ? "" : letter(name.replace("dim ", ""));
+      return el("span", { class: "led" + (name === "off" ? " off" : ""),
+        style: `background:rgb(${r},${g},${b});color:${r + g + b > 380 ? "#000" : "#fff"}`,
+        "data-pixel": i, title: `pixel ${i}: ${name}`, "aria-label": `pixel ${i}: ${name}`,
+        text: name.startsWith("dim") ? mark.toLowerCase() : mark });
+    }));
   }
 
   /* Show the controls when the rings are emulated; label each ring with where it stands. */

@@ -27,13 +27,53 @@ const Panel = (() => {
     return node;
   }
 
-  function say(text, kind) {
-    const box = document.getElementById("message");
+  /* Feedback where the finger is: a line right after the block (marked ``data-feedback``)
+     that holds the control the person last used, else a toast above the bottom bar; both
+     stay inside the viewport. ``near``: an element to put the line after instead. */
+  let lastControl = null;
+  document.addEventListener("click", (event) => {
+    const control = event.target.closest && event.target.closest("button, a, input, select");
+    if (!control) return;
+    lastControl = { control, at: Date.now() };
+    // a new tap answers the last message: it goes (its cause may be gone)
+    for (const box of document.querySelectorAll(".feedback, #message")) box.hidden = true;
+  }, true);
+
+  function feedbackAfter(near) {
+    let box = near.nextElementSibling;
+    if (!box || !box.classList.contains("feedback")) {
+      box = el("p", { class: "feedback message", role: "alert", hidden: true });
+      near.after(box);
+    }
+    return box;
+  }
+
+  function anchor() {
+    if (!lastControl || Date.now() - lastControl.at > 5000 || !lastControl.control.isConnected) {
+      return null;
+    }
+    return lastControl.control.closest("[data-feedback]");
+  }
+
+  function say(text, kind, near) {
+    const toast = document.getElementById("message");
+    const where = near === undefined ? anchor() : near;
+    const box = where ? feedbackAfter(where) : toast;
+    // one message at a time: the newest, where it was caused
+    for (const other of document.querySelectorAll(".feedback, #message")) {
+      if (other !== box) other.hidden = true;
+    }
     box.textContent = text || "";
-    box.className = "message " + (kind || "error");
+    box.className = (box === toast ? "message toast " : "feedback message ") + (kind || "error");
     box.hidden = !text;
-    if (text) window.clearTimeout(say.timer);
+    window.clearTimeout(say.timer);
     if (text && kind === "ok") say.timer = window.setTimeout(() => { box.hidden = true; }, 4000);
+    if (text && where) box.scrollIntoView({ block: "nearest" });
+  }
+
+  /* Show the message ``plain`` turns an API error into (or the API's own when it gives none). */
+  function sayError(error, plain, near) {
+    say((plain && plain(error.message || "", error)) || error.message, "error", near);
   }
 
   async function api(method, url, body, headers) {
@@ -47,6 +87,7 @@ const Panel = (() => {
       response = await fetch(url, options);
     } catch (error) {
       say("The companion cannot be reached: " + error.message);
+      say.unreachable = true;
       throw error;
     }
     const answer = await response.json().catch(() => ({}));
@@ -58,21 +99,24 @@ const Panel = (() => {
       error.code = answer.error && answer.error.code;
       throw error;
     }
-    say("");
+    if (say.unreachable) { say.unreachable = false; say(""); }  // reached again
     return answer;
   }
 
   /* Follow /api/events; EventSource reconnects by itself and the table sends the current
      state first on every connection, so a phone that slept catches up at once. */
-  function live(onItem) {
+  function live(onItem, onReload) {
     const badge = document.getElementById("live");
+    badge.hidden = false;
     const source = new EventSource("/api/events");
     source.onopen = () => { badge.textContent = "live"; badge.className = "live on"; };
     source.onerror = () => { badge.textContent = "reconnecting"; badge.className = "live off"; };
     source.onmessage = (event) => {
       let item;
       try { item = JSON.parse(event.data); } catch (error) { return; }
-      onItem(item);
+      // The stream may say this phone missed changes: fetch the present again.
+      if (item && item.type === "reload") (onReload || (() => window.location.reload()))();
+      else onItem(item);
     };
     window.addEventListener("pagehide", () => source.close());
     return source;
@@ -97,5 +141,5 @@ const Panel = (() => {
 
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
-  return { page, data, el, svg, say, api, live, coalesce, letter };
+  return { page, data, el, svg, say, sayError, api, live, coalesce, letter };
 })();

@@ -10,6 +10,27 @@
   const faces = [...new Set(board.dice)].sort((a, b) => a - b);
   let chosen = {};  // dice picked on this phone but not yet entered
 
+  /* ---- rings as the players know them: by colour and place ---- */
+  const ORDINALS = ["", "", "2nd", "3rd", "4th", "5th"];
+  function ringName(ring) {
+    const colour = board.rings[ring] ? board.rings[ring].colour : "";
+    const half = board.rings.length / 2;
+    const place = ring === 0 ? "the outermost" : ring === board.rings.length - 1 ? "the innermost" :
+      ring < half ? `${ORDINALS[ring + 1]} from the outside` :
+        `${ORDINALS[board.rings.length - ring]} from the inside`;
+    return `the ${colour} ring (${letter(colour)}), ${place}`;
+  }
+  function slotWords(steps, eitherWay) {
+    const count = Math.abs(steps);
+    const way = eitherWay ? "either way" : steps > 0 ? "clockwise" : "counter-clockwise";
+    return `${count} slot${count === 1 ? "" : "s"} ${way}`;
+  }
+  function signedSteps(delta) {
+    const n = board.spokes;
+    const steps = ((delta % n) + n) % n;
+    return steps > n / 2 ? steps - n : steps;
+  }
+
   /* ---- reading the table's answers (one place, so the page survives small changes) ---- */
   const state = () => game.state || {};
   const turn = () => state().live || {};
@@ -19,12 +40,13 @@
     sensed.offsets : state().offsets || new Array(10).fill(0));
   const diceNow = () => turn().dice || state().dice || null;
 
-  function pegsNow() {
+  function pegsNow() { return pegsAt(offsetsNow()); }
+
+  function pegsAt(now) {
     /* Pegs ride their ring: a peg keeps its slot, so while the rings turn it is drawn at
        (slot + sensed offset), its slot being (spoke - the game's offset). */
     const n = board.spokes;
     const gameOffsets = state().offsets || offsetsNow();
-    const now = offsetsNow();
     const sniped = new Set(previewEvents().filter((e) => e.kind === "snipe")
       .map((e) => cellKey(e.cell || e.at || e.from)));
     return (state().pegs || []).map(([name, ring, spoke]) => {
@@ -63,6 +85,13 @@
     }
     const moves = previewEvents().filter((e) => e.kind === "advance" || e.kind === "centre")
       .map((e) => ({ from: e.from, to: e.kind === "centre" ? "centre" : e.to }));
+    if (hintShown !== null) {  // the rings as the tapped hint would turn them
+      const offsets = [...(state().offsets || offsetsNow())];
+      for (const r of hintShown) offsets[r.ring] = (((offsets[r.ring] + r.steps) % board.spokes) + board.spokes) % board.spokes;
+      BoardSvg.draw(document.getElementById("board"), board, { offsets, bases,
+        pegs: pegsAt(offsets), open: BoardSvg.openPaths(board, offsets) });
+      return;
+    }
     BoardSvg.draw(document.getElementById("board"), board, {
       offsets: offsetsNow(), pegs: pegsNow(), bases, moves,
       open: turn().open_paths || BoardSvg.openPaths(board, offsetsNow()),
@@ -152,15 +181,40 @@
     if (blocked && !state().over) {
       list.append(el("li", { class: "todo", id: "blocked", text: "Cannot confirm yet: " + blocked }));
     }
+    // No preview before the dice are in: without them it reads like a promise.
     const preview = document.getElementById("preview");
+    document.getElementById("preview-box").hidden = !diceNow() || Boolean(state().over);
     preview.replaceChildren(...previewLines().map((text) => el("li", { text })));
     if (!preview.children.length) preview.append(el("li", { class: "muted", text: "no peg would move" }));
     document.getElementById("confirm").disabled = Boolean(state().over) || !turn().can_confirm;
+    drawLastTurn();
+  }
+
+  /* What the players must now do at the table, at the top until they say it is done. */
+  let pegsDone = null;  // the turn count whose card was folded on this phone
+  function drawLastTurn() {
     const last = state().last_turn || null;
     const lines = last ? (last.instructions || last) : [];
-    document.getElementById("last").hidden = !lines.length;
+    const number = state().turns || 0;
+    const log = state().log || [];
+    const who = log.length ? whoMoved(log.length - 1) : null;
+    const folded = pegsDone === number;
+    document.getElementById("last").hidden = !lines.length || folded;
+    document.getElementById("last-title").textContent = "Move the pegs" +
+      (who ? ` (${who}'s turn ${number})` : "");
     document.getElementById("instructions").replaceChildren(
       ...lines.map((text) => el("li", { text })));
+    const note = document.getElementById("last-folded");
+    note.hidden = !lines.length || !folded;
+    note.replaceChildren(`✓ Pegs moved for turn ${number}. `,
+      el("button", { type: "button", class: "small", id: "last-show", text: "Show again",
+        onclick: () => { pegsDone = null; drawLastTurn(); } }));
+  }
+
+  /* The seat that played turn ``index`` (0-based), from the seats in play order. */
+  function whoMoved(index) {
+    const order = (state().players || seats()).map((s) => s.name);
+    return order.length ? order[index % order.length] : null;
   }
 
   function drawResync() {
@@ -172,7 +226,9 @@
       ". Each ring is ticked off as it gets there.";
     document.getElementById("resync-list").replaceChildren(...(guide.rings || []).map((g) =>
       el("li", { class: g.ok ? "ok" : "todo", "data-ring": g.ring, "data-ok": String(g.ok),
-        text: g.ok ? `ring ${g.ring} is at ${g.target}` : g.instruction })));
+        text: g.ok ? `${ringName(g.ring)} is where the game has it` :
+          `${ringName(g.ring)}: ${slotWords(signedSteps(g.target - g.sensed))}` +
+          ` (its mark to spoke ${g.target})` })));
   }
 
   function turnText(action) {
@@ -224,12 +280,56 @@
   const hintsKey = () => JSON.stringify([state().turns, state().dice || null]);
   const playerOf = (name) => (state().players || []).find((p) => p.name === name) || {};
 
+  let hintShown = null;  // the hint drawn on the board, as rotations
+
+  /* Options that do the same and differ only in which way a ring turns become one line
+     ("3 slots either way"). */
+  function mergeHints(options) {
+    const groups = [];
+    for (const option of options) {
+      const does = String(option.text || "").split(": ").slice(1).join(": ");
+      const shape = JSON.stringify((option.rotations || []).map((r) => [r.ring, Math.abs(r.steps)]));
+      const same = groups.find((g) => g.does === does && g.shape === shape);
+      if (same) same.options.push(option);
+      else groups.push({ does, shape, options: [option] });
+    }
+    return groups.map((g) => {
+      const first = g.options[0];
+      const turns = (first.rotations || []).map((r, i) => {
+        const either = g.options.some((o) => o.rotations[i].steps !== r.steps);
+        return `${ringName(r.ring)}: ${slotWords(r.steps, either)}`;
+      });
+      return { rotations: first.rotations || [], turns, does: g.does };
+    });
+  }
+
+  function hintItem(hint) {
+    const text = (hint.turns.length ? hint.turns.join("; ") : "turn no ring") +
+      (hint.does ? ` — ${hint.does}` : "");
+    const shown = hintShown === hint.rotations;
+    return el("li", {},
+      el("button", { type: "button", class: "hint", "aria-pressed": String(shown), text,
+        onclick: () => { hintShown = shown ? null : hint.rotations; drawBoard(); drawHintList(); } }));
+  }
+
+  let hints = [];
+  function drawHintList() {
+    const list = document.getElementById("hints-list");
+    list.replaceChildren(...hints.map(hintItem));
+    const note = document.getElementById("hint-shown");
+    note.hidden = hintShown === null;
+    note.textContent = "The board shows the rings turned as this hint says; tap it again to " +
+      "see them where they stand.";
+  }
+
   async function showHints() {
     const list = document.getElementById("hints-list");
     hintsFor = hintsKey();
     try {
       const answer = await api("GET", gameUrl + "/hints");
-      list.replaceChildren(...answer.options.map((o) => el("li", { text: o.text })));
+      hints = mergeHints(answer.options || []);
+      hintShown = null;
+      drawHintList();
       list.hidden = false;
     } catch (error) { list.hidden = true; }
   }
@@ -240,7 +340,9 @@
     button.disabled = !state().dice || Boolean(state().over) || Boolean(mover.computer);
     if (hintsFor !== null && hintsFor !== hintsKey()) {
       hintsFor = null;
+      hintShown = null;
       document.getElementById("hints-list").hidden = true;
+      document.getElementById("hint-shown").hidden = true;
     }
     // Never shown unasked, unless the seat to move turned hints on.
     if (mover.hints && !mover.computer && state().dice && !state().over && hintsFor === null) {
@@ -270,13 +372,30 @@
       return true;
     } catch (error) {
       if (error.status !== 409) return false;
-      if (!again) { refreshGame(); return false; }
+      if (!again) { await movedOn(before, state().to_move, error); return false; }
       // The game moved on elsewhere first (the board settling, another phone): take the new
       // version and, while it is still the same turn, send the same action once more.
       try { takeGame(await api("GET", gameUrl)); } catch (_) { return false; }
       drawAll();
       return whoseTurn() === before && act(action);
     }
+  }
+
+  /* A request refused because the game moved on is never silent: fetch the game as it
+     stands and say in a line what happened. */
+  async function movedOn(before, mover, error) {
+    const turns = state().turns || 0;
+    try { takeGame(await api("GET", gameUrl)); } catch (_) { return; }
+    drawAll();
+    if (error.code !== "conflict" || !/stale/.test(error.message)) return;  // its own reason
+    const s = state();
+    let text = "The game changed on another phone: here it is as it stands now.";
+    if (s.over) text = `The game ended on another phone${s.winner ? `: ${s.winner} won` : ""}.`;
+    else if ((s.turns || 0) > turns) {
+      text = `${mover} confirmed the turn on another phone; now it is ${s.to_move}'s turn.`;
+    } else if ((s.turns || 0) < turns) text = "A turn was undone on another phone.";
+    else if (whoseTurn() === before && s.dice) text = "The dice were entered on another phone.";
+    say(text, "info");
   }
 
   document.getElementById("roll").addEventListener("click", async () => {
@@ -289,17 +408,26 @@
     drawDice();
   });
   document.getElementById("confirm").addEventListener("click", async () => {
-    if (await act({ confirm: true })) say("Turn confirmed.", "ok");
+    if (await act({ confirm: true })) {
+      say("Turn confirmed.", "ok");
+      window.scrollTo({ top: 0 });  // what the players must do now is at the top
+    }
   });
   document.getElementById("resync-accept").addEventListener("click",
     () => act({ accept_offsets: true }));
   document.getElementById("undo").addEventListener("click", async () => {
+    const before = whoseTurn();
+    const mover = state().to_move;
     try {
       game = await api("POST", gameUrl + "/undo", { version: game.version });
       chosen = {};
       say("Undone: turn the rings back as the guide shows.", "ok");
       drawAll();
-    } catch (error) { if (error.status === 409) refreshGame(); }
+    } catch (error) { if (error.status === 409) await movedOn(before, mover, error); }
+  });
+  document.getElementById("last-done").addEventListener("click", () => {
+    pegsDone = state().turns || 0;
+    drawLastTurn();
   });
   /* ---- live ---- */
   const refreshGame = coalesce(async () => {
@@ -314,12 +442,16 @@
 
   function takeGame(view) {
     if (!view || view.id !== game.id || view.version < game.version) return false;
+    const before = whoseTurn();
     game = { id: view.id, kind: view.kind, version: view.version, state: view.state };
+    if (whoseTurn() !== before) chosen = {};  // dice picked for a turn that is gone
     return true;
   }
 
   live((item) => {
-    if (item.type === "state") {
+    if (item.type === "game" && item.id === game.id && item.deleted) {
+      say("This game was deleted on another phone.");
+    } else if (item.type === "state") {
       if (item.board) sensed = item.board;
       if (!takeGame(item.game)) refreshGame();
       drawAll();
@@ -335,7 +467,7 @@
       !item.games.some((g) => g.id === game.id)) {
       say("This game was deleted on another phone.");
     }
-  });
+  }, refreshAll);
   document.getElementById("hints").addEventListener("click", showHints);
   document.getElementById("computer-play").addEventListener("click", () => act({ play: true }));
   document.getElementById("put-on-board").addEventListener("click", () => act({ resume: true }));

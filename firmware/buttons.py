@@ -1,7 +1,9 @@
 """The optional ``done`` and ``undo`` buttons: pressed -> the caller's ``report(name)``.
 
-Buttons connect their pin to ground; the Pi's internal pull-up holds the line high. The
-callback runs on the pin backend's callback thread, so ``report`` must only enqueue.
+Buttons connect their pin to ground; the Pi's internal pull-up holds the line high (the pin
+map's ``pull`` may say otherwise: ``down`` for a button to 3.3 V, ``none`` for a board with
+its own resistor). The callback runs on the pin backend's callback thread, so ``report``
+must only enqueue.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from gpiozero import Button
-from gpiozero.exc import GPIOZeroError
 
 from firmware.errors import HardwareError
 from firmware.maps import PinMap
+from firmware.pins import claim_error, claim_errors, release, set_bias
 from firmware.rings import NO_FACTORY
 
 BOUNCE_S: Final = 0.02
@@ -33,11 +35,23 @@ class Buttons:
         self._handlers: list[Callable[[], None]] = []
         try:
             for name, pin in pin_map.buttons.items():
+                pull = pin_map.button_pull(name)
                 try:
-                    button = Button(pin, pull_up=True, bounce_time=BOUNCE_S, pin_factory=factory)
-                except GPIOZeroError as error:
-                    raise HardwareError(f"buttons.{name}: cannot use GPIO{pin}: {error}") from error
+                    # Pulled up, a press reads low; otherwise active_state says which way.
+                    button = Button(
+                        pin,
+                        pull_up=True if pull == "up" else None,
+                        active_state=None if pull == "up" else pull == "down",
+                        bounce_time=BOUNCE_S,
+                        pin_factory=factory,
+                    )
+                except claim_errors() as error:
+                    raise claim_error(f"buttons.{name}", pin, error, factory) from error
                 self._devices[name] = button
+                try:
+                    set_bias(button, pull)
+                except claim_errors() as error:
+                    raise claim_error(f"buttons.{name}", pin, error, factory) from error
                 if button.pin_factory is not factory:
                     raise HardwareError(
                         f"buttons.{name}: GPIO{pin} fell back to another pin backend"
@@ -57,7 +71,7 @@ class Buttons:
     def close(self) -> None:
         """Release the buttons' pins (idempotent)."""
         for button in self._devices.values():
-            button.close()
+            release(button)
         self._devices.clear()
         self._handlers.clear()
 

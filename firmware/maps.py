@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Final, Literal, cast
@@ -37,6 +37,14 @@ Driver = Literal["neopixel-spi", "neopixel", "pi5"]
 DRIVERS: Final[tuple[Driver, ...]] = ("neopixel-spi", "neopixel", "pi5")
 Rest = Literal["open", "closed"]
 RESTS: Final[tuple[Rest, ...]] = ("open", "closed")
+Pull = Literal["up", "down", "none"]
+PULLS: Final[tuple[Pull, ...]] = ("up", "down", "none")
+RING_PULL: Final[Pull] = "none"
+"""The wiring guide puts a 10 kOhm pull-up on every encoder line, so the Pi's own bias is
+switched off: the pad's pull-down (GPIO9-27 at power-on) would fight it, and a pull-up
+would hide a missing resistor from ``mandala doctor``."""
+BUTTON_PULL: Final[Pull] = "up"
+"""Buttons go to ground with nothing else wired: the Pi's internal pull-up holds them high."""
 ORDERS: Final = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 BUTTONS: Final = ("done", "undo")
 LED_ROLES: Final = ("spokes", "entrances", "bases", "scores")
@@ -52,7 +60,9 @@ class RingPins:
 
     ``rest`` is the level both lines sit at in a detent: ``"open"`` (contacts open, lines
     pulled high) or ``"closed"`` (both low). With 2 edges per detent the encoder rests at
-    both levels in turn, so ``rest`` does not matter there.
+    both levels in turn, so ``rest`` does not matter there. ``pull`` is the bias the Pi
+    sets on both lines: ``"none"`` (the default: the board's own pull-ups), ``"up"`` or
+    ``"down"``.
     """
 
     a: int
@@ -61,6 +71,7 @@ class RingPins:
     detents_per_slot: int = 1
     invert: bool = False
     rest: Rest = "open"
+    pull: Pull = RING_PULL
 
 
 @dataclass(frozen=True)
@@ -78,11 +89,20 @@ class StripConfig:
 
 @dataclass(frozen=True)
 class PinMap:
-    """Everything wired to the Pi's header."""
+    """Everything wired to the Pi's header.
+
+    ``buttons`` maps each wired button to its pin; ``button_pulls`` to its bias (default
+    :data:`BUTTON_PULL`), written ``done = 21`` or ``done = { pin = 21, pull = "up" }``.
+    """
 
     rings: tuple[RingPins, ...]
     leds: StripConfig
     buttons: dict[str, int]
+    button_pulls: dict[str, Pull] = field(default_factory=dict)
+
+    def button_pull(self, name: str) -> Pull:
+        """The bias of button ``name``'s line."""
+        return self.button_pulls.get(name, BUTTON_PULL)
 
 
 @dataclass(frozen=True)
@@ -252,8 +272,19 @@ def parse_pin_map(document: Mapping[str, object], label: str = "pins.toml") -> P
     rings = tuple(_parse_ring(raw, label, i) for i, raw in enumerate(rings_raw))
     leds = _parse_strip(top.raw("leds"), label)
     buttons_table = _Fields(top.table.get("buttons", {}), label, "buttons", BUTTONS)
-    buttons = {name: buttons_table.integer(name) for name in BUTTONS if buttons_table.has(name)}
-    pin_map = PinMap(rings=rings, leds=leds, buttons=buttons)
+    buttons: dict[str, int] = {}
+    pulls: dict[str, Pull] = {}
+    for name in BUTTONS:
+        if not buttons_table.has(name):
+            continue
+        if isinstance(buttons_table.raw(name), dict):
+            button = _Fields(buttons_table.raw(name), label, f"buttons.{name}", ("pin", "pull"))
+            buttons[name] = button.integer("pin")
+            pulls[name] = cast(Pull, button.choice("pull", PULLS, BUTTON_PULL))
+        else:
+            buttons[name] = buttons_table.integer(name)
+            pulls[name] = BUTTON_PULL
+    pin_map = PinMap(rings=rings, leds=leds, buttons=buttons, button_pulls=pulls)
     check_pins(pin_map, label)
     return pin_map
 
@@ -263,7 +294,7 @@ def _parse_ring(raw: object, label: str, index: int) -> RingPins:
         raw,
         label,
         f"rings[{index}]",
-        ("a", "b", "edges_per_detent", "detents_per_slot", "invert", "rest"),
+        ("a", "b", "edges_per_detent", "detents_per_slot", "invert", "rest", "pull"),
     )
     edges = ring.integer("edges_per_detent", 4)
     if edges not in (2, 4):
@@ -278,6 +309,7 @@ def _parse_ring(raw: object, label: str, index: int) -> RingPins:
         detents_per_slot=detents,
         invert=ring.boolean("invert", False),
         rest=cast(Rest, ring.choice("rest", RESTS, "open")),
+        pull=cast(Pull, ring.choice("pull", PULLS, RING_PULL)),
     )
 
 

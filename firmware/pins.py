@@ -22,6 +22,7 @@ from gpiozero.exc import GPIOZeroError
 from gpiozero.pins.mock import MockFactory, MockPin, PinState
 
 from firmware.errors import HardwareError
+from firmware.maps import Pull
 
 Backend = Literal["mock", "lgpio", "rpigpio"]
 BACKENDS: Final[tuple[Backend, ...]] = ("mock", "lgpio", "rpigpio")
@@ -181,6 +182,74 @@ class EmulatedFactory(MockFactory):  # type: ignore[misc]
             except Exception as error:
                 log.exception("pin %s callback failed", pin)
                 self.failures.append(error)
+
+
+def set_bias(device: Any, pull: Pull) -> None:
+    """Set ``device``'s line bias to ``pull`` explicitly, never leaving its boot state.
+
+    gpiozero only re-requests a line whose bias reads differently from the one asked for,
+    and lgpio reports a line claimed with flags 0 as unbiased while its pad keeps the pull
+    it had; so ``none`` is requested as lgpio's ``SET_PULL_NONE`` (bias disabled) by
+    assigning the pin's pull even when it already reads ``floating``. A pin already watched
+    for edges is watched again afterwards (lgpio frees the line to change its bias).
+    """
+    pin = device.pin
+    handler = pin.when_changed  # changing the bias frees the line: claim its alerts again
+    if handler is not None:
+        pin.when_changed = None
+    pin.pull = {"up": "up", "down": "down", "none": "floating"}[pull]
+    if handler is not None:
+        pin.when_changed = handler
+
+
+def release(device: Any) -> None:
+    """Close ``device`` after cancelling its pin's callback.
+
+    gpiozero's ``LGPIOPin.close`` leaves the lgpio callback registered; a later alert on the
+    same line (a pin factory opened again in this process) would then reach the closed pin,
+    which raises in lgpio's one notification thread and ends it.
+    """
+    pin = getattr(device, "_pin", None)
+    if pin is not None:
+        pin.when_changed = None
+    device.close()
+
+
+def claim_error(key: str, pin: int, error: BaseException, factory: Any) -> HardwareError:
+    """Say in one line why ``key``'s GPIO``pin`` cannot be claimed, and what to do.
+
+    lgpio says only ``'GPIO busy'``; the holder's name comes from the kernel's line info.
+    """
+    reason = " ".join(str(error).strip("'\"").split()) or type(error).__name__
+    if "busy" in reason.lower():
+        holder = line_holder(factory, pin)
+        who = f" (the kernel says {holder!r} holds it)" if holder else ""
+        return HardwareError(
+            f"{key}: GPIO{pin} is busy{who}: stop the other program or service using it, "
+            f"or wire {key} to a free pin"
+        )
+    return HardwareError(f"{key}: cannot use GPIO{pin}: {reason}")
+
+
+def line_holder(factory: Any, pin: int) -> str:
+    """The consumer the kernel names for an lgpio factory's line (``""`` when unknown)."""
+    lgpio = sys.modules.get("lgpio")
+    handle = getattr(factory, "_handle", None)
+    if lgpio is None or handle is None:
+        return ""
+    try:
+        return str(lgpio.gpio_get_line_info(handle, pin)[4])
+    except Exception:
+        return ""
+
+
+def claim_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions a pin claim may raise: gpiozero's, and lgpio's plain ``error``."""
+    errors: tuple[type[BaseException], ...] = (GPIOZeroError, OSError)
+    library_error = getattr(sys.modules.get("lgpio"), "error", None)
+    if isinstance(library_error, type) and issubclass(library_error, Exception):
+        errors += (library_error,)
+    return errors
 
 
 def make_factory(backend: str) -> Any:

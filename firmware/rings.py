@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
 
 from gpiozero import InputDevice
-from gpiozero.exc import GPIOZeroError
 
 from firmware.decoder import LINE_A, LINE_B, Decoder, Step
 from firmware.errors import HardwareError, RequestError
-from firmware.maps import PinMap
+from firmware.maps import PinMap, Pull
+from firmware.pins import claim_error, claim_errors, release, set_bias
 
 ReportKind = Literal["moved", "settled", "set"]
 DEFAULT_SETTLE_MS: Final = 300
@@ -36,6 +36,7 @@ SETTLE_POLL_S: Final = 0.005
 ``settle_ms`` and ``settle_ms`` plus this after its last edge reached the bank."""
 
 _new_tuple = tuple.__new__
+_PULL_UP: Final[dict[Pull, bool | None]] = {"up": True, "down": False, "none": None}
 _MOVED: Final[ReportKind] = "moved"
 NO_FACTORY: Final = (
     "no pin factory given: choose the backend explicitly with firmware.pins.make_factory "
@@ -295,8 +296,8 @@ class RingBank:
         self._rings: list[_Ring] = []
         try:
             for index, pins in enumerate(pin_map.rings):
-                a = self._claim(factory, pins.a, f"rings[{index}].a")
-                b = self._claim(factory, pins.b, f"rings[{index}].b")
+                a = self._claim(factory, pins.a, pins.pull, f"rings[{index}].a")
+                b = self._claim(factory, pins.b, pins.pull, f"rings[{index}].b")
                 lines = (2 if a.pin.state else 0) | (1 if b.pin.state else 0)
                 self._rings.append(
                     _Ring(
@@ -324,14 +325,27 @@ class RingBank:
         self._timer = threading.Thread(target=self._settle_loop, name="ring-settle", daemon=True)
         self._timer.start()
 
-    def _claim(self, factory: Any, pin: int, key: str) -> Any:
+    def _claim(self, factory: Any, pin: int, pull: Pull, key: str) -> Any:
+        # The decoder reads raw levels (pin.state), so active_state only satisfies gpiozero.
+        # No debounce: an encoder edge is never bounce to drop (the transition table
+        # cancels bounce, and a dropped edge would be a lost step).
+        pull_up = _PULL_UP[pull]
         try:
-            device = InputDevice(pin, pull_up=None, active_state=True, pin_factory=factory)
-        except GPIOZeroError as error:
-            raise HardwareError(f"{key}: cannot use GPIO{pin}: {error}") from error
+            device = InputDevice(
+                pin,
+                pull_up=pull_up,
+                active_state=True if pull_up is None else None,
+                pin_factory=factory,
+            )
+        except claim_errors() as error:
+            raise claim_error(f"{key}", pin, error, factory) from error
         self._devices.append(device)
         if device.pin_factory is not factory:
             raise HardwareError(f"{key}: GPIO{pin} fell back to another pin backend")
+        try:
+            set_bias(device, pull)
+        except claim_errors() as error:
+            raise claim_error(f"{key} (pull = {pull!r})", pin, error, factory) from error
         return device
 
     # -- the hot path ----------------------------------------------------------------------
@@ -587,7 +601,7 @@ class RingBank:
 
     def _close_devices(self) -> None:
         for device in self._devices:
-            device.close()
+            release(device)
         self._devices.clear()
         self._handlers.clear()
 

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from companion.cli import main
+from tests.firmware.lgpio_standin import lgpio_kernel  # noqa: F401 -- for every test folder
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_EXAMPLES = Path(__file__).resolve().parent / "spec_examples"

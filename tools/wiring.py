@@ -63,6 +63,11 @@ class PinUse:
     notes: str
 
 
+PULL_NOTES = {"none": ", Pi's bias off", "up": ", Pi's pull-up on", "down": ", Pi's pull-down on"}
+"""What a ring's ``pull`` key does, for the notes (``none``: the board's pull-ups alone)."""
+BUTTON_PULL_NOTES = {"up": "internal pull-up", "down": "internal pull-down", "none": "bias off"}
+
+
 def pin_uses(pin_map: PinMap) -> list[PinUse]:
     """List every GPIO the map uses, in the map's order (ring 0 first)."""
     uses: list[PinUse] = []
@@ -71,6 +76,7 @@ def pin_uses(pin_map: PinMap) -> list[PinUse]:
             f"{ring.edges_per_detent} edges/detent, {ring.detents_per_slot} detent(s)/slot"
             + (", inverted" if ring.invert else "")
             + (", rests closed" if ring.rest == "closed" else "")
+            + PULL_NOTES[ring.pull]
         )
         uses.append(PinUse(f"ring {i} encoder", "A", ring.a, PHYSICAL[ring.a],
                            f"rings[{i}].a", notes))  # fmt: skip
@@ -89,7 +95,7 @@ def pin_uses(pin_map: PinMap) -> list[PinUse]:
     )
     for name, pin in pin_map.buttons.items():
         uses.append(PinUse(f"{name} button", "to GND", pin, PHYSICAL[pin], f"buttons.{name}",
-                           "internal pull-up"))  # fmt: skip
+                           BUTTON_PULL_NOTES[pin_map.button_pull(name)]))  # fmt: skip
     return uses
 
 

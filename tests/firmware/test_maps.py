@@ -270,7 +270,7 @@ def test_led_pin_used_twice_is_refused(tmp_path: Path) -> None:
         (
             pins_text(ring_extra={5: {"inverted": True}}),
             "rings[5].inverted: unknown key (expected one of a, b, edges_per_detent, "
-            "detents_per_slot, invert, rest)",
+            "detents_per_slot, invert, rest, pull)",
         ),
         (pins_text(leds={"count": 0}), "leds.count: must be 1 or more, got 0"),
         (pins_text(leds={"count": "48"}), "leds.count: must be a whole number, got '48'"),
@@ -363,3 +363,44 @@ def test_led_map_is_checked_against_a_shorter_strip() -> None:
     assert (
         str(caught.value) == "leds: scores[2][4]: pixel 40 is outside the strip's 40 pixels (0..39)"
     )
+
+
+def test_the_pull_key_defaults_to_the_wiring_guides_resistors(tmp_path: Path) -> None:
+    pin_map = load(tmp_path, pins_text())
+    assert {ring.pull for ring in pin_map.rings} == {"none"}  # 10 kOhm pull-ups on the board
+    assert pin_map.button_pull("done") == "up"  # a button to ground, nothing else wired
+    assert {ring.pull for ring in load_pin_map().rings} == {"none"}
+
+
+def test_a_ring_and_a_button_may_set_their_pull(tmp_path: Path) -> None:
+    text = pins_text(ring_extra={3: {"pull": "up"}}).replace(
+        "done = 21", 'done = { pin = 21, pull = "none" }'
+    )
+    pin_map = load(tmp_path, text)
+    assert [ring.pull for ring in pin_map.rings][2:5] == ["none", "up", "none"]
+    assert pin_map.buttons == {"done": 21}
+    assert pin_map.button_pull("done") == "none"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "a = 13\n",
+            'a = 13\npull = "high"\n',
+            'rings[3].pull: must be one of up, down, none, got \'high\'',
+        ),
+        (
+            "done = 21",
+            'done = { pin = 21, pull = "off" }',
+            "buttons.done.pull: must be one of up, down, none, got 'off'",
+        ),
+        (
+            "done = 21",
+            "done = { pull = \"up\" }",
+            "buttons.done.pin: missing",
+        ),
+    ],
+)
+def test_a_wrong_pull_names_its_key(tmp_path: Path, old: str, new: str, message: str) -> None:
+    assert_map_error(tmp_path, pins_text().replace(old, new, 1), message)

@@ -388,7 +388,7 @@ def test_a_ring_and_a_button_may_set_their_pull(tmp_path: Path) -> None:
         (
             "a = 13\n",
             'a = 13\npull = "high"\n',
-            'rings[3].pull: must be one of up, down, none, got \'high\'',
+            "rings[3].pull: must be one of up, down, none, got 'high'",
         ),
         (
             "done = 21",
@@ -397,7 +397,7 @@ def test_a_ring_and_a_button_may_set_their_pull(tmp_path: Path) -> None:
         ),
         (
             "done = 21",
-            "done = { pull = \"up\" }",
+            'done = { pull = "up" }',
             "buttons.done.pin: missing",
         ),
     ],

@@ -289,6 +289,7 @@ def run_service(
     close_table: Callable[[], object],
     blank_leds: Callable[[], object],
     close_server: Callable[[], object] | None = None,
+    end_streams: Callable[[], object] | None = None,
     notifier: Notifier | None = None,
     ready_status: str = "serving",
     stderr: TextIO | None = None,
@@ -300,7 +301,9 @@ def run_service(
     signal handler leaves by raising ``StopRequested``, a ``SystemExit`` that waitress's
     ``run()`` also treats as a shutdown); on the way out ``STOPPING=1``, the watchdog
     stops, ``close_server()``, ``close_table()`` (no more frames are rendered after it),
-    then ``blank_leds()``. Every step runs even if an earlier one failed.
+    then ``blank_leds()``. Every step runs even if an earlier one failed. ``end_streams()``
+    runs in the signal handler itself, before serving is left: waitress's ``run()`` waits
+    for its threads as it returns, so the live streams holding them must end first.
 
     :returns: 0 after a signal or a normal return; 1 when serving or a shutdown step
         failed (each failure is one line on stderr).
@@ -320,6 +323,11 @@ def run_service(
         # Only the first signal, and only while serving, interrupts: a second one must not
         # cut the shutdown steps short.
         if serving[0] and len(received) == 1:
+            if end_streams is not None:
+                try:
+                    end_streams()
+                except Exception as error:  # the stop goes on: waitress waits 5 s at most
+                    failures.append(f"ending the streams failed: {type(error).__name__}: {error}")
             raise StopRequested(signum)
 
     watchdog: Watchdog | None = None

@@ -8,12 +8,17 @@ fresh snapshot of the current state (it loses intermediate steps, never the pres
 Each subscription has a ``viewer`` (who opened it; see ``companion.table.seats``): an item
 published as a function is called once per subscription with its viewer, so a game with
 hidden hands reaches each phone as that phone may see it.
+
+Places are limited per client (:data:`PER_CLIENT` streams per address, an IPv6 client by its
+/64 network, which a device's privacy addresses share) and in all (:data:`MAX_SUBSCRIBERS`,
+what the web server has threads for), so one device cannot take every place.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -22,8 +27,11 @@ from companion.table.errors import Conflict
 Item = dict[str, Any] | Callable[[Any], dict[str, Any]]
 """What the table publishes: one item for everybody, or a function of the viewer."""
 
-MAX_SUBSCRIBERS = 32
+MAX_SUBSCRIBERS = 64
 """How many live streams the table serves at once; one more is refused with Conflict."""
+
+PER_CLIENT = 8
+"""How many live streams one client address may hold (a browser opens at most 6 per host)."""
 
 BACKLOG = 256
 """How many undelivered items one subscriber may hold before it is resynchronised."""
@@ -32,9 +40,13 @@ BACKLOG = 256
 class Subscription:
     """One live stream of changes (thread-safe; read by one consumer)."""
 
-    def __init__(self, hub: Hub, first: dict[str, Any], viewer: Any = None) -> None:
+    def __init__(
+        self, hub: Hub, first: dict[str, Any], viewer: Any = None, client: str | None = None
+    ) -> None:
         self._hub = hub
         self.viewer = viewer
+        self.client = client
+        """The client's key for :data:`PER_CLIENT` (see :func:`client_key`), or None."""
         self._items: deque[dict[str, Any]] = deque([first])
         self._ready = threading.Condition()
         self.closed = False
@@ -78,18 +90,33 @@ class Hub:
         self._limit = limit
         self._lock = threading.Lock()
         self._subscriptions: list[Subscription] = []
+        self._stopped = False
 
-    def subscribe(self, first: dict[str, Any], viewer: Any = None) -> Subscription:
+    def subscribe(
+        self, first: dict[str, Any], viewer: Any = None, client: str | None = None
+    ) -> Subscription:
         """Open a stream for ``viewer`` whose first item is ``first``.
 
-        :raises Conflict: when :data:`MAX_SUBSCRIBERS` streams are already open.
+        ``client`` is the address the stream comes from (None: not counted per client).
+
+        :raises Conflict: when this client already holds :data:`PER_CLIENT` streams, or
+            :data:`MAX_SUBSCRIBERS` streams are open in all, or the hub was closed.
         """
+        key = None if client is None else client_key(client)
         with self._lock:
+            if self._stopped:
+                raise Conflict("the companion is stopping; reconnect in a moment")
+            held = Counter(s.client for s in self._subscriptions)
+            if key is not None and held[key] >= PER_CLIENT:
+                raise Conflict(
+                    f"too many live streams from {client}: it holds {PER_CLIENT}; "
+                    "close a page of the panel and retry"
+                )
             if len(self._subscriptions) >= self._limit:
                 raise Conflict(
                     f"too many live streams: {self._limit} are open; close one and retry"
                 )
-            subscription = Subscription(self, first, viewer)
+            subscription = Subscription(self, first, viewer, key)
             self._subscriptions.append(subscription)
             return subscription
 
@@ -110,3 +137,24 @@ class Hub:
         """How many streams are open."""
         with self._lock:
             return len(self._subscriptions)
+
+    def close_all(self) -> None:
+        """Close every stream at once and open no more (the server is stopping)."""
+        with self._lock:
+            self._stopped = True
+            targets = list(self._subscriptions)
+        for subscription in targets:
+            subscription.close()
+
+
+def client_key(address: str) -> str:
+    """The key a client's streams are counted under: its address, an IPv6 one by its /64."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)

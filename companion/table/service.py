@@ -580,13 +580,17 @@ class Table:
         turner.press(name)
         return {"button": name}
 
-    def subscribe(self, viewer: Viewer | None = None) -> Subscription:
+    def subscribe(self, viewer: Viewer | None = None, client: str | None = None) -> Subscription:
         """A live stream: the current state first, then one item per change, as ``viewer``
-        may see them.
+        may see them. ``client`` is the address it comes from (its places are limited).
 
-        :raises Conflict: when too many streams are open.
+        :raises Conflict: when this client or everybody holds too many streams.
         """
-        return self._call(lambda: self.hub.subscribe(self._snapshot(viewer), viewer))
+        return self._call(lambda: self.hub.subscribe(self._snapshot(viewer), viewer, client))
+
+    def close_streams(self) -> None:
+        """End every live stream now (the server is stopping; each phone sees the end)."""
+        self.hub.close_all()
 
     def status(self) -> dict[str, JSON]:
         """Health of the service: thread alive, warnings (e.g. a database set aside)."""

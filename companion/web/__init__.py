@@ -26,6 +26,7 @@ from companion.web.service import TABLE_KEY, TableService
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 256 * 1024,  # the largest request body; more gets 413
     "SSE_HEARTBEAT_SECONDS": 15.0,  # a comment line on every idle live stream this often
+    "SSE_UNSENT_BYTES": 256 * 1024,  # a live stream with more unsent is told to reload, ended
     "BOARDS_DIR": None,  # where the board editor saves (``<data>/boards``)
     "JSON_SORT_KEYS": False,
 }

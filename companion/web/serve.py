@@ -44,6 +44,40 @@ CONFIG_KEYS = (
 )
 MAX_CARDS_MS = 60_000
 STREAM_THREADS = 8  # waitress threads beyond one per live stream, for ordinary requests
+CONNECTIONS = 500  # open connections waitress accepts (its default, 100, is one busy client)
+OUTBUF_BYTES = 1024 * 1024  # the most one connection may hold unsent before its writer waits
+
+
+def make_server(app: Any, host: str, port: int) -> Any:
+    """Build the panel's waitress server (bound, not yet serving).
+
+    A thread per live stream the table allows and :data:`STREAM_THREADS` more for ordinary
+    requests. ``channel_request_lookahead`` keeps reading a connection while its request
+    runs, so a phone that closes a live stream is noticed at once (its place is freed)
+    rather than at the next write; ``outbuf_high_watermark`` caps what one connection may
+    hold unsent (a live stream is ended long before, see ``companion.web.events``).
+    """
+    from waitress.server import create_server
+
+    from companion.table.hub import MAX_SUBSCRIBERS
+
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=MAX_SUBSCRIBERS + STREAM_THREADS,
+        ident="mandala",
+        clear_untrusted_proxy_headers=True,
+        channel_request_lookahead=1,
+        connection_limit=CONNECTIONS,
+        outbuf_high_watermark=OUTBUF_BYTES,
+    )
+
+
+def stop_server(server: Any, table: Any) -> None:
+    """End every live stream, then close the server (it waits for its threads to finish)."""
+    table.close_streams()
+    server.close()
 
 
 def default_data_dir() -> Path:
@@ -208,11 +242,8 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     :returns: the exit status (0 after SIGTERM/SIGINT, 69 when the pin backend is missing).
     :raises RecordError: for a pin or LED map that cannot be used (the CLI prints it).
     """
-    from waitress.server import create_server
-
     from companion import service
     from companion.table import Table
-    from companion.table.hub import MAX_SUBSCRIBERS
     from companion.web import create_app
     from firmware import HardwareError
     from firmware.hardware import Hardware
@@ -261,14 +292,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "DETENTS_PER_SLOT": [ring.detents_per_slot for ring in pin_map.rings],
     }
     app = create_app(config, table=table)
-    server: Any = create_server(
-        app,
-        host=options.host,
-        port=options.port,
-        threads=MAX_SUBSCRIBERS + STREAM_THREADS,
-        ident="mandala",
-        clear_untrusted_proxy_headers=True,
-    )
+    server = make_server(app, options.host, options.port)
     listen = getattr(server, "effective_listen", None) or [
         (server.effective_host, server.effective_port)
     ]
@@ -282,7 +306,8 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         is_alive=service.table_liveness(table),
         close_table=table.close,
         blank_leds=lambda: None,  # the table blanks the strip as it closes
-        close_server=server.close,
+        close_server=lambda: stop_server(server, table),
+        end_streams=table.close_streams,
         ready_status=f"serving on port {port}",
         stderr=stderr,
     )

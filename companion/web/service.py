@@ -20,6 +20,9 @@ TABLE_KEY = "mandala.table"
 class Subscription(Protocol):
     """One live stream of changes: the current state first, then one item per change."""
 
+    closed: bool
+    """Whether the stream has ended (closed by the table, e.g. as the server stops)."""
+
     def get(self, timeout: float | None = None) -> dict[str, Any] | None:
         """Return the next item, or None when ``timeout`` passes with none."""
         ...
@@ -48,7 +51,9 @@ class TableService(Protocol):
     def set_ring_offset(self, ring: int, offset: int) -> Any: ...
     def emulator_turn(self, ring: int, detents: int) -> Any: ...
     def emulator_press(self, name: str) -> Any: ...
-    def subscribe(self, viewer: Viewer | None = None) -> Subscription: ...
+    def subscribe(
+        self, viewer: Viewer | None = None, client: str | None = None
+    ) -> Subscription: ...
 
 
 def table() -> TableService:

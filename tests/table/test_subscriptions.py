@@ -144,3 +144,41 @@ def test_the_game_sent_after_a_confirm_carries_the_next_turns_live_view(
     assert live == confirmed["state"]["live"]
     assert live["dice"] is None and live["dice_status"] == {}
     assert live["can_confirm"] is False
+
+
+def test_one_client_holds_at_most_its_share_of_the_streams(table: Table) -> None:
+    from companion.table.hub import PER_CLIENT
+
+    mine = [table.subscribe(client="192.168.1.20") for _ in range(PER_CLIENT)]
+    with pytest.raises(Conflict) as refused:
+        table.subscribe(client="192.168.1.20")
+    assert str(refused.value) == (
+        f"too many live streams from 192.168.1.20: it holds {PER_CLIENT}; "
+        "close a page of the panel and retry"
+    )
+    other = table.subscribe(client="192.168.1.21")  # another phone still gets one
+    mine.pop().close()
+    mine.append(table.subscribe(client="192.168.1.20"))  # a closed one frees its place
+    for subscription in [*mine, other]:
+        subscription.close()
+
+
+def test_an_ipv6_client_is_counted_by_its_64_network_and_mapped_ipv4_as_ipv4() -> None:
+    from companion.table.hub import client_key
+
+    assert client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:bbbb::7")
+    assert client_key("2001:db8:1:2::1") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("::ffff:192.168.1.20") == "192.168.1.20"
+    assert client_key("192.168.1.20") == "192.168.1.20"
+
+
+def test_closing_every_stream_ends_them_and_opens_no_more(table: Table) -> None:
+    subscriptions = [table.subscribe() for _ in range(3)]
+    table.close_streams()
+    assert all(subscription.closed for subscription in subscriptions)
+    assert [subscription.get(timeout=5) for subscription in subscriptions] == [None] * 3
+    assert table.hub.count() == 0
+    with pytest.raises(Conflict) as refused:
+        table.subscribe()
+    assert str(refused.value) == "the companion is stopping; reconnect in a moment"

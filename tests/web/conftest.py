@@ -99,17 +99,15 @@ def server(emulated_table: Table, data_dir: Path) -> Iterator[str]:
     """The panel on a real waitress server (a free port, a thread); yields its base URL."""
     import threading
 
-    from waitress.server import create_server
-
-    from companion.table.hub import MAX_SUBSCRIBERS
+    from companion.web.serve import make_server, stop_server
 
     config = {"BOARDS_DIR": data_dir / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}
     app = create_app(config, table=emulated_table)
-    httpd: Any = create_server(app, host="127.0.0.1", port=0, threads=MAX_SUBSCRIBERS + 8)
+    httpd: Any = make_server(app, "127.0.0.1", 0)
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.effective_port}"
-    httpd.close()
+    stop_server(httpd, emulated_table)
     thread.join(timeout=5)
 
 

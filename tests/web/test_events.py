@@ -19,9 +19,12 @@ from tests.web.conftest import NEW_RINGS_GAME, is_error_format
 class Stream:
     """One open ``/api/events`` connection, read line by line."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, source: str | None = None) -> None:
+        """Connect to ``base`` (from the local address ``source``: another phone)."""
         parts = urlsplit(base)
-        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+        self.connection = http.client.HTTPConnection(
+            parts.hostname, parts.port, timeout=10, source_address=source and (source, 0)
+        )
         self.connection.request("GET", "/api/events", headers={"Accept": "text/event-stream"})
         self.response = self.connection.getresponse()
 
@@ -136,10 +139,12 @@ def test_an_idle_stream_gets_heartbeats(server: str) -> None:
     assert time.monotonic() - started < 5
 
 
-def test_one_stream_beyond_the_cap_is_409_and_a_closed_one_frees_its_place(server: str) -> None:
-    from companion.table.hub import MAX_SUBSCRIBERS
+def test_one_stream_beyond_a_clients_share_is_409_and_a_closed_one_frees_its_place(
+    server: str,
+) -> None:
+    from companion.table.hub import PER_CLIENT
 
-    opened = [Stream(server) for _ in range(MAX_SUBSCRIBERS)]
+    opened = [Stream(server) for _ in range(PER_CLIENT)]
     try:
         for one in opened:
             one.next_item()
@@ -150,13 +155,14 @@ def test_one_stream_beyond_the_cap_is_409_and_a_closed_one_frees_its_place(serve
         assert is_error_format(body)
         assert json.loads(body)["error"] == {
             "code": "conflict",
-            "message": f"too many live streams: {MAX_SUBSCRIBERS} are open; close one and retry",
+            "message": f"too many live streams from 127.0.0.1: it holds {PER_CLIENT}; "
+            "close a page of the panel and retry",
         }
     finally:
         for one in opened:
             one.close()
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:  # a closed stream is noticed at its next heartbeat
+    while time.monotonic() < deadline:  # a closed stream is noticed within a second
         again = Stream(server)
         if again.response.status == 200:
             assert again.next_item()["type"] == "state"

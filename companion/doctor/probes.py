@@ -268,7 +268,7 @@ class RunningStrip:
         self.emulated = emulated
 
     def open(self, config: StripConfig) -> str:
-        return f"the {config.driver} strip of {config.count} pixels is open in this companion"
+        return f"the strip ({config.driver}, {config.count} pixels) is open in this companion"
 
 
 # -- disk, database, clock ---------------------------------------------------------------------

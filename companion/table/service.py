@@ -41,6 +41,7 @@ from companion.table.cards_companion import COMPANION, CompanionSeats, with_comp
 from companion.table.computer import ComputerSeats, check_seats
 from companion.table.computer import hints as advisor_hints
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
+from companion.table.health import LED_ROLES, LED_SHOWS, HealthDesk, RingTest
 from companion.table.hub import Hub, Subscription
 from companion.table.seats import GameTokens, Viewer, digest
 from companion.table.sensors import (
@@ -202,6 +203,8 @@ class Table:
         """The ring board's computer seats (``companion.table.computer``)."""
         self.companion = CompanionSeats(self)
         """The companion's seats of card games (``companion.table.cards_companion``)."""
+        self.health = HealthDesk()
+        """The Health page's ring test, LED test and buttons seen (table thread only)."""
         self.started_at = 0.0
 
     # Life cycle ---------------------------------------------------------------------------
@@ -431,6 +434,9 @@ class Table:
 
     def _wake_in(self) -> float | None:
         now = time.monotonic()
+        held = self.health.wake_in(now)
+        if held is not None:
+            return held
         if self._alert_until > now:
             return self._alert_until - now
         if self._scene.blinks:
@@ -604,6 +610,60 @@ class Table:
     def integrity_check(self) -> list[str]:
         """``PRAGMA integrity_check`` of the database (``["ok"]`` when sound)."""
         return self._call(lambda: self._db().integrity())
+
+    # The Health page ----------------------------------------------------------------------
+
+    def start_ring_test(self) -> dict[str, JSON]:
+        """Start the guided ring test afresh (every ring from its state now); its progress.
+
+        :raises Conflict: with no ring board attached.
+        """
+        return self._call(self._start_ring_test)
+
+    def health_view(self) -> dict[str, JSON]:
+        """The ring test's progress (``None`` before one is started), the buttons seen and
+        the LED test's step."""
+        return self._call(self._health_view)
+
+    def led_test(self, show: str, pixel: JSON = None) -> dict[str, JSON]:
+        """Light one role of the LED map (``spokes``, ``entrances``, ``bases``, ``scores``),
+        one ``pixel`` (the counted chase), or give the strip back (``off``).
+
+        :raises RecordError: for another ``show`` or a pixel not on the strip.
+        :raises Conflict: with no LED strip attached.
+        """
+        return self._call(lambda: self._led_test(show, pixel))
+
+    def _start_ring_test(self) -> dict[str, JSON]:
+        bank = self._bank()
+        self.health.ring_test = RingTest(self.hardware.pin_map, bank.status())
+        return self._health_view()
+
+    def _health_view(self) -> dict[str, JSON]:
+        test = self.health.ring_test
+        hardware = self.hardware
+        wired = list(hardware.pin_map.buttons) if hardware is not None else []
+        return {
+            "rings": test.result(self._bank().status()) if test is not None else None,
+            "buttons": self.health.buttons(wired),
+            "led_step": self.health.step,
+        }
+
+    def _led_test(self, show: str, pixel: JSON) -> dict[str, JSON]:
+        count = self._led_count()
+        if not count:
+            raise Conflict("no LED strip is attached")
+        if show == "off":
+            self.health.end_led_test()
+        elif show == "pixel":
+            number = as_int(pixel, "pixel", 0, count - 1)
+            self.health.show_pixel(count, number)
+        elif show in LED_ROLES:
+            self.health.show_role(self.hardware.led_map, count, show)
+        else:
+            raise RecordError(f"show: {show!r} is not one of {', '.join(LED_SHOWS)}")
+        self._show()
+        return {"led_step": self.health.step, "leds": [list(pixel) for pixel in self._frame]}
 
     # Games --------------------------------------------------------------------------------
 
@@ -1034,6 +1094,7 @@ class Table:
         return hardware.turner
 
     def _take_report(self, report: Any) -> None:
+        self.health.take_report(report)
         ring = int(report.ring)
         if not 0 <= ring < len(self._sense) or not 0 <= int(report.offset) < self._spokes():
             return  # counted under another board's spokes (queued before a board change)
@@ -1090,6 +1151,7 @@ class Table:
         return self.hardware.bank
 
     def _press(self, name: str) -> None:
+        self.health.pressed(name)
         game = self._games.get(self._active) if self._active else None
         if game is None:
             return
@@ -1200,9 +1262,9 @@ class Table:
         count = self._led_count()
         if not count:
             return False
-        phase = int(time.monotonic() * 4)
-        frame = leds.render_frame(
-            self._scene, self.hardware.led_map, count, phase, spokes=self._spokes()
+        now = time.monotonic()
+        frame = self.health.led_frame(now) or leds.render_frame(
+            self._scene, self.hardware.led_map, count, int(now * 4), spokes=self._spokes()
         )
         if frame == self._frame:
             return False

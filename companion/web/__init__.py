@@ -1,9 +1,9 @@
 """The phone panel: a Flask app (HTTP API under ``/api``, server-rendered pages, live events).
 
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
-(``api_games``, ``api_board``, ``api_boards``, ``events``, ``pages``), the one JSON error helper
-(``errors``) and ``serve`` (``mandala serve`` on waitress). Views parse the request, call the
-table service and serialise its answer; nothing else.
+(``api_games``, ``api_board``, ``api_boards``, ``api_health``, ``events``, ``pages``), the one
+JSON error helper (``errors``) and ``serve`` (``mandala serve`` on waitress). Views parse the
+request, call the table service and serialise its answer; nothing else.
 
 What must not: game rules (those are the engines'), state of its own (the table service owns
 every game and the rings), threads other than waitress's, or anything fetched from the
@@ -18,7 +18,16 @@ from typing import Any
 
 from flask import Flask
 
-from companion.web import api_board, api_boards, api_cards, api_games, errors, events, pages
+from companion.web import (
+    api_board,
+    api_boards,
+    api_cards,
+    api_games,
+    api_health,
+    errors,
+    events,
+    pages,
+)
 from companion.web.api_advisor import blueprint as advisor_blueprint
 from companion.web.service import TABLE_KEY, TableService
 
@@ -52,6 +61,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, table: TableService) 
         api_boards.blueprint,
         api_cards.blueprint,
         advisor_blueprint,
+        api_health.blueprint,
         events.blueprint,
         pages.blueprint,
     ):

@@ -1,4 +1,5 @@
-"""The panel's pages: home, a game (the ring board or the generic view), calibration, editor.
+"""The panel's pages: home, a game (the ring board or the generic view), calibration, health,
+the board editor.
 
 Pages are server-rendered; each embeds what it first shows as JSON (no extra round trip),
 then its script follows ``/api/events`` and redraws.
@@ -17,6 +18,7 @@ from companion.games.base import GameError
 from companion.web.api_boards import find_board, saved_names
 from companion.web.service import table
 from companion.web.viewer import viewer
+from firmware.maps import LED_ROLES
 
 blueprint = Blueprint("pages", __name__)
 
@@ -100,6 +102,27 @@ def calibrate() -> str:
         colours = [ring["colour"] for ring in board["rings"]]
     data = {"rings": sensed, "boards": board_names(), "colours": colours}
     return render_template("calibrate.html", data=data, page=page_config())
+
+
+@blueprint.get("/health")
+def health() -> str:
+    from companion.doctor.guided import role_pixels
+    from companion.web.api_health import current_checks
+
+    hardware = table().hardware
+    roles: list[tuple[str, int]] = []
+    count = 0
+    if hardware is not None:
+        count = int(hardware.pin_map.leds.count)
+        roles = [(role, len(role_pixels(hardware.led_map, role))) for role in LED_ROLES]
+    data = {
+        "checks": [check.to_json() for check in current_checks()],
+        "emulated": bool(hardware is not None and hardware.emulated),
+        "board": table().board(),
+        "leds": {"count": count, "roles": roles},
+        **table().health_view(),
+    }
+    return render_template("health.html", data=data, page=page_config())
 
 
 @blueprint.get("/boards/new")

@@ -12,6 +12,7 @@ the PWM LED driver (``hardware/pins-pwm.toml``), which wires an ``undo`` button 
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import tomllib
@@ -28,6 +29,8 @@ from companion.games.base import (
     as_str,
     check_keys,
 )
+
+log = logging.getLogger(__name__)
 
 HARDWARE_MODES = ("auto", "emulate", "lgpio", "rpigpio")
 CONFIG_KEYS = (
@@ -101,6 +104,8 @@ class ServeOptions:
     """The card companion's search budget per decision (None: its default, 200 ms)."""
     cards_pause_ms: int | None = None
     """How long each of the card companion's actions takes at least (None: 700 ms)."""
+    config_file: Path | None = None
+    """The config file these options were read from (the diagnostics bundle carries it)."""
 
     @property
     def data_dir(self) -> Path:
@@ -123,9 +128,10 @@ def read_config(path: Path) -> ServeOptions:
     except tomllib.TOMLDecodeError as error:
         raise RecordError(f"{label}: not TOML: {error}") from None
     try:
-        return options_from_mapping(as_dict(obj, "config"), path.parent)
+        options = options_from_mapping(as_dict(obj, "config"), path.parent)
     except RecordError as error:
         raise error.at(label) from None
+    return replace(options, config_file=path)
 
 
 def options_from_mapping(obj: dict[str, Any], base: Path) -> ServeOptions:
@@ -243,6 +249,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     :raises RecordError: for a pin or LED map that cannot be used (the CLI prints it).
     """
     from companion import service
+    from companion.doctor import logbuffer
     from companion.table import Table
     from companion.web import create_app
     from firmware import HardwareError
@@ -276,6 +283,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
             pin_backend=backend,
         )
 
+    log_buffer = logbuffer.install()  # the Health page's bundle carries the last lines
     table = Table(data, open_hardware, boards)
     table.companion.configure(options.cards_budget_ms, options.cards_pause_ms)
     try:
@@ -290,6 +298,9 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "BOARDS_DIR": boards,
         "DEFAULT_BOARD": options.board,
         "DETENTS_PER_SLOT": [ring.detents_per_slot for ring in pin_map.rings],
+        "SERVE_OPTIONS": options,
+        "CONFIG_FILE": options.config_file,
+        "LOG_BUFFER": log_buffer,
     }
     app = create_app(config, table=table)
     server = make_server(app, options.host, options.port)
@@ -301,6 +312,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     print(f"mandala: data in {data}", file=stdout, flush=True)
     for address in addresses(options.host, port):
         print(f"mandala: open the panel at {address}", file=stdout, flush=True)
+    log.info("%s; data in %s; serving on port %d", why, data, port)
     return service.run_service(
         server.run,
         is_alive=service.table_liveness(table),

@@ -7,6 +7,7 @@ views reach the running one with :func:`table` and read a request body with :fun
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Protocol
 
 from flask import current_app, request
@@ -35,6 +36,10 @@ class Subscription(Protocol):
 class TableService(Protocol):
     """The table service's public methods (contract C); each answers JSON-ready values."""
 
+    hardware: Any
+    """The ring board's opened parts (``firmware.hardware.Hardware``), or ``None``."""
+    data_dir: Path
+
     def list_games(self) -> list[dict[str, Any]]: ...
     def create_game(self, body: dict[str, Any]) -> dict[str, Any]: ...
     def get_game(self, game_id: str, viewer: Viewer | None = None) -> dict[str, Any]: ...
@@ -54,6 +59,10 @@ class TableService(Protocol):
     def subscribe(
         self, viewer: Viewer | None = None, client: str | None = None
     ) -> Subscription: ...
+    def status(self) -> dict[str, Any]: ...
+    def health_view(self) -> dict[str, Any]: ...
+    def start_ring_test(self) -> dict[str, Any]: ...
+    def led_test(self, show: str, pixel: JSON = None) -> dict[str, Any]: ...
 
 
 def table() -> TableService:

@@ -1,0 +1,157 @@
+"""The Health page's guided tests: turn each ring one slot each way; light the LEDs by role.
+
+:class:`RingTest` follows the ring bank's reports (each slot a ring arrives on, with its raw
+detent count) and its per-line diagnostics (edges and errors on lines A and B), and says
+per ring, in plain words, what it has seen: ``ring 3: +1 ✓, −1 ✓, lines A and B both
+toggled, 0 errors``, or the line that never moved. The LED frames are pure: each role lit in
+turn, and one pixel at a time for the counted chase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from firmware.maps import LED_ROLES, LedMap, PinMap
+
+RGB = tuple[int, int, int]
+LIT: Final[RGB] = (255, 255, 255)
+OFF: Final[RGB] = (0, 0, 0)
+CHASE: Final[RGB] = (255, 255, 255)
+MINUS: Final = "\u2212"
+"""The minus sign the page writes (−1), not a hyphen."""
+RingVerdict = Literal["waiting", "turning", "passed", "failed"]
+
+
+@dataclass
+class _Progress:
+    """What the test has seen of one ring since it started (table thread only)."""
+
+    per_slot: int
+    last_detents: int
+    base_edges: tuple[int, int]
+    base_errors: int
+    plus: bool = False
+    minus: bool = False
+
+
+class RingTest:
+    """One run of the guided ring test, from the bank's statuses when it started.
+
+    ``take`` is called with every ring report (on the table thread); ``result`` with the
+    bank's current statuses. Each ring passes once it has moved a slot each way with both
+    lines toggled and no errors.
+    """
+
+    def __init__(self, pin_map: PinMap, statuses: Sequence[Any]) -> None:
+        self.pin_map = pin_map
+        self._rings = [
+            _Progress(
+                per_slot=ring.detents_per_slot,
+                last_detents=int(status.detents),
+                base_edges=_line_edges(status),
+                base_errors=int(status.errors),
+            )
+            for ring, status in zip(pin_map.rings, statuses, strict=True)
+        ]
+
+    def take(self, report: Any) -> None:
+        """Note a ring arriving on a slot: one slot up or down since the last arrival."""
+        if report.kind != "moved" or not report.aligned:
+            return
+        if not 0 <= report.ring < len(self._rings):
+            return
+        ring = self._rings[report.ring]
+        steps = int(report.detents) - ring.last_detents
+        ring.last_detents = int(report.detents)
+        if steps >= ring.per_slot:
+            ring.plus = True
+        elif steps <= -ring.per_slot:
+            ring.minus = True
+
+    def result(self, statuses: Sequence[Any]) -> list[dict[str, Any]]:
+        """Each ring's verdict, what it has seen, and one line in plain words."""
+        return [
+            self._ring_result(index, ring, status)
+            for index, (ring, status) in enumerate(zip(self._rings, statuses, strict=True))
+        ]
+
+    def _ring_result(self, index: int, ring: _Progress, status: Any) -> dict[str, Any]:
+        pins = self.pin_map.rings[index]
+        now = _line_edges(status)
+        moved = (now[0] - ring.base_edges[0], now[1] - ring.base_edges[1])
+        errors = int(status.errors) - ring.base_errors
+        verdict: RingVerdict
+        if moved == (0, 0):
+            verdict, text = "waiting", f"ring {index}: not turned yet"
+        elif 0 in moved and max(moved) >= 2:
+            dead, alive = ("A", "B") if moved[0] == 0 else ("B", "A")
+            pin = pins.a if dead == "A" else pins.b
+            verdict = "failed"
+            text = (
+                f"ring {index}: line {dead} (GPIO{pin}) never moved while line {alive} "
+                f"toggled {max(moved)} times: check line {dead}'s wire, its pull-up and "
+                "its filter"
+            )
+        else:
+            plus = "+1 ✓" if ring.plus else "+1 not yet"
+            minus = f"{MINUS}1 ✓" if ring.minus else f"{MINUS}1 not yet"
+            lines = "lines A and B both toggled" if 0 not in moved else "one line toggled"
+            said = f"{errors} error" + ("" if errors == 1 else "s")
+            text = f"ring {index}: {plus}, {minus}, {lines}, {said}"
+            if errors:
+                text += " (bounce: check the filter, or a loose wheel)"
+            done = ring.plus and ring.minus and 0 not in moved
+            verdict = "turning" if not done else ("passed" if not errors else "failed")
+        return {
+            "ring": index,
+            "verdict": verdict,
+            "plus": ring.plus,
+            "minus": ring.minus,
+            "line_edges": list(moved),
+            "errors": errors,
+            "text": text,
+        }
+
+
+def _line_edges(status: Any) -> tuple[int, int]:
+    edges = getattr(status, "line_edges", (0, 0))
+    return int(edges[0]), int(edges[1])
+
+
+# -- the LED test ----------------------------------------------------------------------------
+
+
+def role_pixels(led_map: LedMap, role: str) -> list[int]:
+    """The pixels of one role of the LED map, in map order (``scores``: corner by corner).
+
+    :raises ValueError: for a role the LED map does not know.
+    """
+    if role not in LED_ROLES:
+        raise ValueError(f"role {role!r} is not one of {', '.join(LED_ROLES)}")
+    if role == "scores":
+        return [pixel for corner in led_map.scores for pixel in corner]
+    pixels: tuple[int, ...] = getattr(led_map, role)
+    return list(pixels)
+
+
+def role_frame(led_map: LedMap, count: int, role: str) -> list[RGB]:
+    """A frame with one role's pixels lit white and every other pixel off."""
+    frame = [OFF] * count
+    for pixel in role_pixels(led_map, role):
+        if 0 <= pixel < count:
+            frame[pixel] = LIT
+    return frame
+
+
+def chase_frame(count: int, pixel: int) -> list[RGB]:
+    """A frame with only ``pixel`` lit (the counted chase's step).
+
+    :raises ValueError: when the pixel is not on the strip.
+    """
+    if not 0 <= pixel < count:
+        raise ValueError(f"pixel {pixel} is not on the strip (0..{count - 1})")
+    frame = [OFF] * count
+    frame[pixel] = CHASE
+    return frame

@@ -1,0 +1,189 @@
+/* The Health page: the checks, the guided ring test, the LED test, the buttons seen, the
+   diagnostics bundle. Progress comes from /api/health/live (polled while the page is open,
+   and at once on every ring change the live stream reports). */
+"use strict";
+(() => {
+  const { el, api, live, say, coalesce, data } = Panel;
+  const ROLE_NAMES = { spokes: "spokes", entrances: "entrances", bases: "bases",
+    scores: "score pixels" };
+  const CHASE_MS = 500;
+  const count = data.leds.count;
+  const roleCount = Object.fromEntries(data.leds.roles);
+  let chase = null;
+  let pixel = -1;
+
+  /* The owner's credentials for the Health actions (the owner role adds its header here). */
+  function ownerHeaders() { return {}; }
+
+  function statusItem(status, text, extra) {
+    return el("li", extra || {}, el("span", { class: `status status-${status}`, text: status }),
+      " ", text);
+  }
+
+  function drawChecks(checks) {
+    document.getElementById("checks").replaceChildren(...checks.map((check) =>
+      statusItem(check.status, `${check.name}: ${check.message}`, { "data-check": check.name })));
+    const failed = checks.filter((check) => check.status === "fail").length;
+    document.getElementById("checked").textContent = failed ?
+      `${failed} check${failed === 1 ? "" : "s"} failed` : "nothing failed";
+  }
+
+  function drawRings(rings) {
+    const list = document.getElementById("ring-results");
+    const summary = document.getElementById("ring-test-summary");
+    if (!rings) {
+      list.replaceChildren();
+      summary.textContent = "Not started.";
+      return;
+    }
+    list.replaceChildren(...rings.map((ring) =>
+      statusItem(ring.verdict, ring.text, { "data-ring": ring.ring })));
+    const passed = rings.filter((ring) => ring.verdict === "passed").length;
+    const failed = rings.filter((ring) => ring.verdict === "failed").length;
+    summary.textContent = `${passed} of ${rings.length} rings passed` +
+      (failed ? `, ${failed} failed` : "") + ".";
+  }
+
+  function drawButtons(buttons) {
+    const list = document.getElementById("buttons");
+    if (!buttons.length) {
+      list.replaceChildren(el("li", { class: "muted", text: "No buttons in the pin map." }));
+      return;
+    }
+    list.replaceChildren(...buttons.map((button) => {
+      const seen = button.presses > 0;
+      const when = seen ? `, last at ${new Date(button.last * 1000).toLocaleTimeString()}` : "";
+      const text = seen ? `“${button.button}”: seen ${button.presses} time` +
+        `${button.presses === 1 ? "" : "s"}${when}` : `“${button.button}”: not pressed yet`;
+      return statusItem(seen ? "passed" : "waiting", text, { "data-button": button.button });
+    }));
+  }
+
+  function stepText(step) {
+    if (!step) return "The strip shows the game.";
+    if (step.show === "pixel") {
+      return `Pixel ${step.pixel + 1} of ${step.of} is lit (index ${step.pixel} in the LED map).`;
+    }
+    const lit = roleCount[step.show];
+    return `Lit: the ${ROLE_NAMES[step.show]} (${lit} pixel${lit === 1 ? "" : "s"}), white.`;
+  }
+
+  function drawStep(step) {
+    document.getElementById("led-step").textContent = stepText(step);
+    if (!step || step.show !== "pixel") pixel = step ? pixel : -1;
+  }
+
+  function draw(view) {
+    drawRings(view.rings);
+    drawButtons(view.buttons || []);
+    if (!chase) drawStep(view.led_step);
+  }
+
+  const refresh = coalesce(async () => { draw(await api("GET", "/api/health/live")); });
+
+  async function leds(body) {
+    const answer = await api("POST", "/api/health/leds", body, ownerHeaders());
+    drawStep(answer.led_step);
+    Emulator.drawLeds(answer.leds);
+    return answer;
+  }
+
+  function stopChase() {
+    if (chase) window.clearInterval(chase);
+    chase = null;
+    document.getElementById("chase-start").textContent = "Start the chase";
+  }
+
+  async function showPixel(next) {
+    pixel = ((next % count) + count) % count;
+    await leds({ show: "pixel", pixel });
+  }
+
+  function buildRoles() {
+    const box = document.getElementById("led-roles");
+    for (const [role, lit] of data.leds.roles) {
+      box.append(el("button", { type: "button", "data-role": role, disabled: lit === 0,
+        title: lit === 0 ? `the LED map has no ${ROLE_NAMES[role]}` : null,
+        text: `Light the ${ROLE_NAMES[role]} (${lit})`,
+        onclick: () => { stopChase(); leds({ show: role }).catch(() => {}); } }));
+    }
+    if (!count) {
+      for (const button of document.querySelectorAll("#led-test button")) button.disabled = true;
+      document.getElementById("led-step").textContent = "No LED strip is attached.";
+    }
+  }
+
+  document.getElementById("recheck").addEventListener("click", async () => {
+    document.getElementById("checked").textContent = "checking…";
+    const answer = await api("GET", "/api/health");
+    drawChecks(answer.checks);
+    draw(answer);
+  });
+  document.getElementById("start-ring-test").addEventListener("click", async () => {
+    draw(await api("POST", "/api/health/ring-test", {}, ownerHeaders()));
+    document.getElementById("start-ring-test").textContent = "Start the ring test again";
+  });
+  document.getElementById("chase-start").addEventListener("click", () => {
+    if (chase) { stopChase(); return; }
+    document.getElementById("chase-start").textContent = "Pause the chase";
+    let next = 0;
+    const step = () => {
+      if (next >= count) {
+        stopChase();
+        document.getElementById("led-step").textContent =
+          `Chase done: all ${count} pixels were lit one by one, in strip order.`;
+        return;
+      }
+      showPixel(next).catch(stopChase);
+      next += 1;
+    };
+    step();
+    chase = window.setInterval(step, CHASE_MS);
+  });
+  document.getElementById("chase-next").addEventListener("click", () => {
+    stopChase();
+    showPixel(pixel + 1).catch(() => {});
+  });
+  document.getElementById("chase-back").addEventListener("click", () => {
+    stopChase();
+    showPixel(pixel - 1).catch(() => {});
+  });
+  document.getElementById("led-off").addEventListener("click", async () => {
+    stopChase();
+    await leds({ show: "off" });
+  });
+  document.getElementById("bundle").addEventListener("click", async () => {
+    const said = document.getElementById("bundle-said");
+    said.textContent = "making it…";
+    try {
+      const response = await fetch("/api/health/bundle", { headers: ownerHeaders() });
+      if (!response.ok) {
+        const answer = await response.json().catch(() => ({}));
+        throw new Error((answer.error && answer.error.message) || response.statusText);
+      }
+      const blob = await response.blob();
+      const name = (/filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ||
+        "") || [])[1] || "mandala-diagnostics.zip";
+      const link = el("a", { href: URL.createObjectURL(blob), download: name });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      said.textContent = `Downloaded ${name} (${Math.ceil(blob.size / 1024)} kB).`;
+    } catch (error) {
+      said.textContent = "";
+      say(`The bundle could not be made: ${error.message}`);
+    }
+  });
+
+  live((item) => {
+    if ((item.type === "board" || item.type === "state") && item.board) {
+      Emulator.render(item.board);
+      refresh();
+    } else if (item.type === "leds" && item.leds) Emulator.drawLeds(item.leds);
+  });
+  buildRoles();
+  drawChecks(data.checks);
+  draw(data);
+  Emulator.render(data.board);
+  window.setInterval(refresh, 1000);
+})();

@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Final, Literal, Protocol
 
 from firmware.errors import FirmwareError
-from firmware.maps import PinMap, RingPins, StripConfig, pin_uses
+from firmware.maps import PinMap, Pull, RingPins, StripConfig, pin_uses
 
 Status = Literal["ok", "warn", "fail"]
-Pull = Literal["up", "down", "none"]
 
 SERVICE_USER: Final = "mandala"
 """The account ``systemd/install.sh`` creates and the unit runs as."""
@@ -170,14 +169,6 @@ def needed_groups(config: StripConfig) -> tuple[str, ...]:
     return ("gpio", "spi") if _is_spi(config) else ("gpio",)
 
 
-def ring_pull(ring: RingPins) -> Pull:
-    """The bias the pin map asks for on a ring's lines (``none`` when the map has no key)."""
-    pull = getattr(ring, "pull", "none")
-    if pull == "up":
-        return "up"
-    return "down" if pull == "down" else "none"
-
-
 def probe_pull(ring: RingPins) -> Pull:
     """The bias to read a ring's lines at rest with.
 
@@ -186,9 +177,8 @@ def probe_pull(ring: RingPins) -> Pull:
     a line that should rest high is read with the pull-down on, so only a working external
     pull-up makes it read high (a line left floating may read either way).
     """
-    pull = ring_pull(ring)
-    if pull != "none":
-        return pull
+    if ring.pull != "none":
+        return ring.pull
     return "down" if ring.rest == "open" else "up"
 
 

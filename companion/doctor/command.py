@@ -7,7 +7,7 @@ or with ``--emulate``, the emulated pins and strip), and the same pin and LED ma
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from companion.doctor.checks import Check, Probes, has_failure, run_checks
 from companion.doctor.probes import host_probes
@@ -26,12 +26,10 @@ def doctor(
     *,
     on_pi: bool | None = None,
     root: Path = Path("/"),
-    lgpio: Any = None,
 ) -> int:
     """Print every check's line; return 1 when any failed, else 0.
 
-    ``root`` is where the system's files are read (``/``) and ``lgpio`` the module the GPIO
-    lines are asked through (imported when ``None``): tests give stand-ins for both.
+    ``root`` is where the system's files are read (``/``; tests give a folder of stand-ins).
     """
     backend, _ = choose_backend(options.hardware, is_raspberry_pi() if on_pi is None else on_pi)
     emulate = backend == "mock"
@@ -42,7 +40,7 @@ def doctor(
     except RecordError as error:
         print(Check("maps", "fail", str(error)).line(), file=stdout)
         return EXIT_FAILED
-    with host_probes(pin_map, emulate, root, lgpio) as probes:
+    with host_probes(pin_map, emulate, root) as probes:
         checks = collect(pin_map, options.data_dir, probes)
     for check in checks:
         print(check.line(), file=stdout, flush=True)

@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from companion.doctor.checks import LineBusy, Lines, Probes, Pull, StripProbe
+from companion.doctor.checks import LineBusy, Lines, Probes, StripProbe
 from firmware.errors import HardwareError
-from firmware.maps import PinMap, StripConfig
+from firmware.maps import PinMap, Pull, StripConfig
 
 PULL_FLAGS: Final[dict[Pull, int]] = {"up": 32, "down": 64, "none": 128}
 """lgpio's line flags SET_PULL_UP, SET_PULL_DOWN and SET_PULL_NONE (``SET_BIAS_*`` in older
@@ -394,14 +394,10 @@ def _probes(files: HostFiles, lines: Lines, strip: StripProbe, emulated: bool) -
 
 
 @contextlib.contextmanager
-def host_probes(
-    pin_map: PinMap, emulate: bool, root: Path = Path("/"), lgpio: Any = None
-) -> Iterator[Probes]:
+def host_probes(pin_map: PinMap, emulate: bool, root: Path = Path("/")) -> Iterator[Probes]:
     """The probes ``mandala doctor`` uses: this machine's files, disk and clock, and either
-    the Pi's GPIO lines and LED driver or emulated ones (mock pins put at rest).
-
-    ``lgpio`` stands in for the ``lgpio`` module (tests); by default it is imported.
-    """
+    the Pi's GPIO lines (through the ``lgpio`` module) and LED driver or emulated ones
+    (mock pins put at rest)."""
     files = HostFiles(root)
     if emulate:
         from firmware.emulator import RingTurner
@@ -414,7 +410,7 @@ def host_probes(
         finally:
             factory.close()
         return
-    lines = _lgpio_lines() if lgpio is None else LgpioLines(lgpio)
+    lines = _lgpio_lines()
     try:
         yield _probes(files, lines, PiStrip(), False)
     finally:

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from companion.doctor.checks import (
     check_clock,
@@ -37,10 +38,10 @@ from companion.table.store import DB_NAME, SCHEMA_VERSION
 from companion.web.serve import ServeOptions
 from firmware.maps import load_pin_map
 from tests.conftest import run_cli
-from tests.doctor.standins import SET_PULL_DOWN, Header, pi_files
+from tests.doctor.standins import pi_files
+from tests.firmware.lgpio_standin import encoder_pins, load_standin, pi_world, standin_env
 
 PIN_MAP = load_pin_map()  # the bundled SPI map: rings on 14/15, done on 21
-RING_PINS = {pin for ring in PIN_MAP.rings for pin in (ring.a, ring.b)}
 
 
 def lines_of(text: str) -> dict[str, str]:
@@ -76,17 +77,23 @@ def test_doctor_emulate_passes_and_prints_one_line_per_check(tmp_path: Path) -> 
     )
 
 
-def test_doctor_fails_naming_a_busy_pin_and_a_missing_pull_up(tmp_path: Path) -> None:
+def world(missing_pull_up: int | None = None, held: dict[int, str] | None = None) -> Any:
+    """A Pi 4 whose encoder lines all have their pull-ups but ``missing_pull_up``."""
+    pull_ups = set(encoder_pins(PIN_MAP)) - {missing_pull_up}
+    return pi_world("pi4", pull_ups=pull_ups, held=held)
+
+
+def test_doctor_fails_naming_a_busy_pin_and_a_missing_pull_up(
+    tmp_path: Path, lgpio_kernel: Any
+) -> None:
+    # Every encoder line has its external pull-up except ring 3's line B (GPIO19), and the
+    # done button's GPIO21 is held by another program.
+    kernel = load_standin().standin_reset(world(missing_pull_up=19, held={21: "gpio-keys"}))
     root = pi_files(tmp_path / "root")
     data = tmp_path / "data"
     data.mkdir()
-    # Every encoder line has its external pull-up except ring 3's line B (GPIO19), and the
-    # done button's GPIO21 is held by another program.
-    header = Header(pulled_up=RING_PINS - {19}, busy={21: "gpio-keys"})
     out = io.StringIO()
-    status = doctor(
-        ServeOptions(data=data, hardware="lgpio"), out, on_pi=True, root=root, lgpio=header
-    )
+    status = doctor(ServeOptions(data=data, hardware="lgpio"), out, on_pi=True, root=root)
     found = lines_of(out.getvalue())
     assert status == 1
     assert found["pins"] == (
@@ -98,20 +105,49 @@ def test_doctor_fails_naming_a_busy_pin_and_a_missing_pull_up(tmp_path: Path) ->
         'fail rest: ring 3: line B (GPIO19) reads low at rest (rest = "open" expects high): '
         "a missing pull-up (10 kOhm to 3.3 V)"
     )
-    assert "ring 3" in found["rest"] and "ring 2" not in found["rest"]
     assert found["serial"] == "ok   serial: the serial console is off " + (
         "(GPIO14 (rings[5].a) and GPIO15 (rings[5].b) are free for rings)"
     )
     assert found["groups"] == "ok   groups: the mandala user is in gpio, spi"
-    assert header.claimed == set(), "every line the doctor claimed is released"
-    assert header.open_handles == set(), "the GPIO chip is closed"
-    # Each ring line was read with the pull-down on: only a real pull-up reads high.
-    assert {header.bias[pin] for pin in RING_PINS} == {SET_PULL_DOWN}
+    # Each ring line was claimed with the pull-down on (only a real pull-up reads high),
+    # and released again: lgpio_kernel checks that the chip was closed.
+    claims = {call[1]: call[2] for call in kernel.calls if call[0] == "gpio_claim_input"}
+    assert {claims[pin] for pin in encoder_pins(PIN_MAP)} == {load_standin().SET_PULL_DOWN}
+    freed = {call[1] for call in kernel.calls if call[0] == "gpio_free"}
+    assert freed == set(encoder_pins(PIN_MAP))
 
 
-def test_a_line_pulled_up_reads_high_and_passes(tmp_path: Path) -> None:
-    header = Header(pulled_up=RING_PINS)
-    lines = LgpioLines(header)
+def test_mandala_doctor_on_a_pi_exits_1_with_one_line_per_failure(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('hardware = "lgpio"\n')
+    (tmp_path / "data").mkdir()
+    mandala = Path(sys.executable).parent / "mandala"
+    done = subprocess.run(
+        [str(mandala), "doctor", "--config", str(config), "--data", str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=standin_env(world(missing_pull_up=26, held={4: "lg"})),
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    found = lines_of(done.stdout)
+    assert done.stdout.splitlines()[0] == "mandala doctor: checking this Raspberry Pi"
+    assert found["pins"].startswith(
+        "fail pins: GPIO4 (rings[0].a) is busy, held by 'lg': stop what holds it"
+    )
+    assert found["rest"] == (
+        'fail rest: ring 4: line A (GPIO26) reads low at rest (rest = "open" expects high): '
+        "a missing pull-up (10 kOhm to 3.3 V), a broken wire, or the ring is between two "
+        "clicks (turn it into one and check again); it was read with the Pi's pull-down on, "
+        "so only a pull-up makes it high"
+    )
+    assert len(done.stdout.splitlines()) == 9
+
+
+def test_a_line_pulled_up_reads_high_and_passes(lgpio_kernel: Any) -> None:
+    lines = LgpioLines(load_standin())
     assert check_pins_free(PIN_MAP, lines).status == "ok"
     assert check_rest_levels(PIN_MAP, lines).line() == (
         "ok   rest: all 10 rings rest with both lines at their rest level"
@@ -119,26 +155,38 @@ def test_a_line_pulled_up_reads_high_and_passes(tmp_path: Path) -> None:
     lines.close()
 
 
-def test_both_lines_of_a_ring_low_suggest_the_closed_rest(tmp_path: Path) -> None:
-    header = Header(pulled_up=RING_PINS - {4, 17})
-    check = check_rest_levels(PIN_MAP, LgpioLines(header))
+def test_both_lines_of_a_ring_low_suggest_the_closed_rest(lgpio_kernel: Any) -> None:
+    module = load_standin()
+    module.standin_reset(pi_world("pi4", pull_ups=set(encoder_pins(PIN_MAP)) - {4, 17}))
+    lines = LgpioLines(module)
+    check = check_rest_levels(PIN_MAP, lines)
+    lines.close()
     assert check.status == "fail"
     assert check.message.startswith("ring 0: line A (GPIO4) and line B (GPIO17) read low at rest")
     assert 'an encoder that rests closed needs rest = "closed"' in check.message
 
 
-def test_a_busy_ring_line_is_not_read_and_says_so(tmp_path: Path) -> None:
-    header = Header(pulled_up=RING_PINS, busy={4: "lg"})
-    check = check_rest_levels(PIN_MAP, LgpioLines(header))
+def test_a_busy_ring_line_is_not_read_and_says_so(lgpio_kernel: Any) -> None:
+    module = load_standin()
+    module.standin_reset(world(held={4: "lg"}))
+    lines = LgpioLines(module)
+    check = check_rest_levels(PIN_MAP, lines)
+    lines.close()
     assert check.line() == "warn rest: not read: ring 0 line A (GPIO4: busy, held by 'lg')"
 
 
-def test_no_gpio_chip_of_a_pi_fails_the_pin_check() -> None:
-    class NoChip(Header):
-        def gpiochip_open(self, number: int) -> int:
-            raise self.error("can not open gpiochip")
+def test_a_pi_5_with_its_header_on_gpiochip4_is_found(lgpio_kernel: Any) -> None:
+    module = load_standin()
+    module.standin_reset(pi_world("pi5", pull_ups=encoder_pins(PIN_MAP), pi5_chip=4))
+    lines = LgpioLines(module)
+    assert check_rest_levels(PIN_MAP, lines).status == "ok"
+    lines.close()
 
-    check = check_pins_free(PIN_MAP, LgpioLines(NoChip(set())))
+
+def test_no_gpio_chip_the_user_may_open_fails_the_pin_check(lgpio_kernel: Any) -> None:
+    module = load_standin()
+    module.standin_reset(pi_world("pi4", access=False))
+    check = check_pins_free(PIN_MAP, LgpioLines(module))
     assert check.status == "fail"
     assert check.message.startswith("no GPIO chip of a Raspberry Pi's header")
 

@@ -602,7 +602,7 @@ class Table:
         """Health of the service: thread alive, warnings (e.g. a database set aside)."""
         return {
             "alive": self.is_alive(),
-            "warnings": list(self.warnings),
+            "warnings": self._warnings(),
             "started": iso(self.started_at) if self.started_at else None,
             "subscribers": self.hub.count(),
         }
@@ -1297,5 +1297,10 @@ class Table:
             "games": self._list(),
             "board": self._board_view(),
             "game": self._view(game, viewer) if game is not None else None,
-            "warnings": list(self.warnings),
+            "warnings": self._warnings(),
         }
+
+    def _warnings(self) -> list[str]:
+        """The warnings every page shows: the table's, and the store's when its file went."""
+        gone = self._store.gone if self._store is not None else None
+        return [*self.warnings, *([gone] if gone else [])]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -164,6 +165,9 @@ class Store:
                 raise StorageError(f"{self.path}: cannot start a new database: {again}") from again
         if max_page_count is not None:
             self.db.execute(f"PRAGMA max_page_count = {int(max_page_count)}")
+        self._identity = self._file_identity()
+        self.gone: str | None = None
+        """Why the file is no longer where it was opened (every write is refused), or None."""
 
     @staticmethod
     def _damaged(error: sqlite3.DatabaseError) -> bool:
@@ -232,12 +236,41 @@ class Store:
         """Close the file (a WAL checkpoint happens on the last close)."""
         self.db.close()
 
+    def _file_identity(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def _check_in_place(self, what: str) -> None:
+        """Refuse a write when the file is no longer the one at its path.
+
+        The connection keeps writing to the file it opened even after the data directory
+        was removed, moved or replaced: those writes would be answered as saved and found
+        nowhere after a restart.
+
+        :raises StorageError: ``"<what>: not saved: the database ... was removed ..."``.
+        """
+        if self._file_identity() == self._identity:
+            return
+        if self.gone is None:
+            self.gone = (
+                f"the database {self.path} was removed or replaced while the companion ran: "
+                "nothing is saved any more; put the data directory back and restart the "
+                "companion"
+            )
+            log.error("%s", self.gone)
+        raise StorageError(f"{what}: not saved: {self.gone}")
+
     @contextmanager
     def transaction(self, what: str) -> Iterator[sqlite3.Connection]:
         """Run a block as one durable transaction; all of it lands or none of it does.
 
-        :raises StorageError: ``"<what>: not saved: the disk is full"`` and the like.
+        :raises StorageError: ``"<what>: not saved: the disk is full"`` and the like, or when
+            the file was removed from under the companion (see :meth:`_check_in_place`).
         """
+        self._check_in_place(what)
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:

@@ -8,6 +8,7 @@ then its script follows ``/api/events`` and redraws.
 from __future__ import annotations
 
 import importlib
+import time
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
@@ -100,7 +101,9 @@ def calibrate() -> str:
     if isinstance(sensed.get("game"), str):
         board = ring_setup(sensed["game"])["board"]
         colours = [ring["colour"] for ring in board["rings"]]
-    data = {"rings": sensed, "boards": board_names(), "colours": colours}
+    # The page shows "last move 12 s ago" from the Pi's clock, which need not agree with
+    # the phone's: it sends its own time so the phone can tell the difference.
+    data = {"rings": sensed, "boards": board_names(), "colours": colours, "now": time.time()}
     return render_template("calibrate.html", data=data, page=page_config())
 
 

@@ -69,16 +69,20 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
-def phone(browser: Any, base: str, context: Any = None) -> Any:
-    """A 360x740 page that records script errors and requests that would leave the machine.
+def phone(
+    browser: Any, base: str, context: Any = None, size: tuple[int, int] = (360, 740)
+) -> Any:
+    """A 360x740 page (or ``size``) that records script errors and requests that would leave
+    the machine.
 
     The test asserts ``page.errors == []`` at its end.
     """
+    viewport = {"width": size[0], "height": size[1]}
     if context is None:
-        page = browser.new_page(viewport={"width": 360, "height": 740})
+        page = browser.new_page(viewport=viewport)
     else:  # a context (another phone, its own cookies) takes no viewport per page
         page = context.new_page()
-        page.set_viewport_size({"width": 360, "height": 740})
+        page.set_viewport_size(viewport)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
 

@@ -274,8 +274,8 @@ def test_calibration_zeroes_and_sets_rings_and_shows_diagnostics(served: str, br
     page.fill("#set-ring-offset", "7")
     page.click("#set-ring button[type=submit]")
     expect(page.locator('#diag tr[data-ring="5"] td').nth(1)).to_have_text("7")
-    page.on("dialog", lambda dialog: dialog.accept())
     page.click("#zero")
+    page.click("#zero-yes")
     for ring in (2, 5):
         expect(page.locator(f'#diag tr[data-ring="{ring}"] td').nth(1)).to_have_text("0")
     assert api(served, "/api/board")["offsets"] == [0] * 10
@@ -283,4 +283,36 @@ def test_calibration_zeroes_and_sets_rings_and_shows_diagnostics(served: str, br
     while not page.locator("#leds .led").count() and time.monotonic() < deadline:
         time.sleep(0.1)
     shot(page, "10-calibrate")
+    assert page.errors == []
+
+
+def test_calibration_asks_on_the_page_before_zeroing_and_says_when_each_ring_last_moved(
+    served: str, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(served + "/calibrate")
+    expect(page.locator('#diag tr[data-ring="3"] [data-last-move]')).to_have_text("—")
+    turn_ring(page, 3, 2)
+    expect(page.locator('#diag tr[data-ring="3"] td').nth(1)).to_have_text("2")
+    last_move = page.locator('#diag tr[data-ring="3"] [data-last-move]')
+    expect(last_move).to_have_text(re.compile(r"^[0-9] s ago$"))
+    expect(last_move).not_to_have_text("0 s ago", timeout=5_000)  # it keeps counting
+    page.click("#zero")  # asks first, next to the button; Cancel leaves the rings alone
+    expect(page.locator("#zero-confirm")).to_be_visible()
+    expect(page.locator("#zero-question")).to_have_text(re.compile("mark at the star"))
+    assert page.locator("#zero-yes").bounding_box()["y"] < 740
+    shot(page, "10-calibrate-asks")
+    page.click("#zero-no")
+    expect(page.locator("#zero-confirm")).to_be_hidden()
+    assert api(served, "/api/board")["offsets"][3] == 2
+    page.click("#zero")
+    page.click("#zero-yes")
+    expect(page.locator("#zero-done")).to_have_text("All rings set to 0.")
+    expect(page.locator('#diag tr[data-ring="3"] td').nth(1)).to_have_text("0")
+    assert api(served, "/api/board")["offsets"] == [0] * 10
+    assert dialogs == []
     assert page.errors == []

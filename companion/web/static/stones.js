@@ -36,6 +36,12 @@
     el("span", { class: "t", text: letter(colour) + (MARK[pattern] || "?") }));
   }
 
+  /* A stone inside a control whose text already names it (said once, not twice). */
+  function hidden(node) {
+    node.setAttribute("aria-hidden", "true");
+    return node;
+  }
+
   /* The stones the PICK takes, clockwise from the first: [direction, stone] pairs. */
   function tower() {
     const move = movePick();
@@ -105,8 +111,10 @@
       } else if (d) classes.push("blocked");
     }
     if (!stack.length) classes.push("empty-stack");
-    return el("button", { type: "button", class: classes.join(" "), "data-cell": key(cell),
-      "aria-label": label }, stack.map((name) => stone(name)), badge);
+    /* the label is the button's text (hidden on screen), the stones and the badge show it */
+    return el("button", { type: "button", class: classes.join(" "), "data-cell": key(cell) },
+      el("span", { class: "sr-only", text: label }), stack.map((name) => hidden(stone(name))),
+      badge && hidden(badge));
   }
 
   function tapBoard(event) {

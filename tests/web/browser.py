@@ -69,9 +69,7 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
-def phone(
-    browser: Any, base: str, context: Any = None, size: tuple[int, int] = (360, 740)
-) -> Any:
+def phone(browser: Any, base: str, context: Any = None, size: tuple[int, int] = (360, 740)) -> Any:
     """A 360x740 page (or ``size``) that records script errors and requests that would leave
     the machine.
 

@@ -322,6 +322,16 @@ def check_rest_levels(pin_map: PinMap, lines: Lines) -> Check:
     name = "rest"
     problems: list[str] = []
     unread: list[str] = []
+    if lines.owner is not None:  # the lines are another's: one question says whether
+        try:
+            lines.level(pin_map.rings[0].a, probe_pull(pin_map.rings[0]))
+        except LineBusy as error:
+            return Check(
+                name,
+                "warn",
+                f"not read: the encoder lines are {error}: its Health page reads them; or "
+                "stop it (sudo systemctl stop mandala) and check again",
+            )
     for index, ring in enumerate(pin_map.rings):
         pull = probe_pull(ring)
         levels: list[bool | None] = []

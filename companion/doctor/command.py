@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from companion.doctor.checks import Check, Probes, has_failure, run_checks
-from companion.doctor.probes import host_probes
+from companion.doctor.probes import HostFiles, host_probes, running_companion
 from companion.games.base import RecordError
 from companion.table.store import DB_NAME, SCHEMA_VERSION
 from companion.web.serve import ServeOptions, choose_backend, is_raspberry_pi, load_maps
@@ -40,7 +40,9 @@ def doctor(
     except RecordError as error:
         print(Check("maps", "fail", str(error)).line(), file=stdout)
         return EXIT_FAILED
-    with host_probes(pin_map, emulate, root) as probes:
+    pid = None if emulate else running_companion(options.data_dir, HostFiles(root))
+    held_by = None if pid is None else f"the running companion (process {pid})"
+    with host_probes(pin_map, emulate, root, held_by) as probes:
         checks = collect(pin_map, options.data_dir, probes)
     for check in checks:
         print(check.line(), file=stdout, flush=True)

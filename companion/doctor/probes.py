@@ -171,6 +171,36 @@ class MissingLines:
         raise HardwareError(self.reason)
 
 
+class HeldLines:
+    """Lines another process of the companion holds (``mandala serve`` on this data): the
+    doctor does not claim them, and says who has them."""
+
+    def __init__(self, owner: str) -> None:
+        self.owner: str | None = owner
+
+    def holder(self, pin: int) -> str | None:
+        return None
+
+    def level(self, pin: int, pull: Pull) -> bool:
+        raise LineBusy(f"held by {self.owner}")
+
+
+def running_companion(data_dir: Path, files: HostFiles) -> int | None:
+    """The process id of a ``mandala serve`` running on ``data_dir``, if one is.
+
+    Read from its lock file (``companion.table.lock``) and checked against ``/proc``; the
+    lock itself is never taken, so a server starting meanwhile is not disturbed.
+    """
+    from companion.table.lock import LOCK_NAME
+
+    text = HostFiles(data_dir).read(LOCK_NAME) if data_dir.is_dir() else None
+    pid = text.strip() if text else ""
+    if not pid.isdigit():
+        return None
+    command = files.read(f"/proc/{pid}/cmdline") or ""
+    return int(pid) if "mandala" in command and "serve" in command else None
+
+
 class EmulatedLines:
     """The mock pins of an emulated factory, as the ring turner left them."""
 
@@ -394,10 +424,12 @@ def _probes(files: HostFiles, lines: Lines, strip: StripProbe, emulated: bool) -
 
 
 @contextlib.contextmanager
-def host_probes(pin_map: PinMap, emulate: bool, root: Path = Path("/")) -> Iterator[Probes]:
+def host_probes(
+    pin_map: PinMap, emulate: bool, root: Path = Path("/"), held_by: str | None = None
+) -> Iterator[Probes]:
     """The probes ``mandala doctor`` uses: this machine's files, disk and clock, and either
     the Pi's GPIO lines (through the ``lgpio`` module) and LED driver or emulated ones
-    (mock pins put at rest)."""
+    (mock pins put at rest). ``held_by`` names a running companion that holds the lines."""
     files = HostFiles(root)
     if emulate:
         from firmware.emulator import RingTurner
@@ -410,7 +442,7 @@ def host_probes(pin_map: PinMap, emulate: bool, root: Path = Path("/")) -> Itera
         finally:
             factory.close()
         return
-    lines = _lgpio_lines()
+    lines = _lgpio_lines() if held_by is None else HeldLines(held_by)
     try:
         yield _probes(files, lines, PiStrip(), False)
     finally:

@@ -302,3 +302,32 @@ def test_a_config_file_that_cannot_be_read_is_the_usual_one_line_error(tmp_path:
     assert result.status == 2
     assert result.stderr.startswith("mandala: ")
     assert "missing.toml: cannot read" in result.stderr
+
+
+def test_while_the_companion_serves_the_doctor_leaves_its_pins_alone(tmp_path: Path) -> None:
+    from tests.web.browser import serve_emulated
+
+    data = tmp_path / "data"
+    config = tmp_path / "config.toml"
+    config.write_text('hardware = "lgpio"\n')
+    mandala = Path(sys.executable).parent / "mandala"
+    with serve_emulated(data):
+        pid = int((data / "serve.lock").read_text())
+        done = subprocess.run(
+            [str(mandala), "doctor", "--config", str(config), "--data", str(data)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            env=standin_env(world(missing_pull_up=19)),
+        )
+    found = lines_of(done.stdout)
+    assert found["pins"] == (
+        f"ok   pins: all 21 ring and button pins are held by the running companion (process {pid})"
+    )
+    assert found["rest"] == (
+        f"warn rest: not read: the encoder lines are held by the running companion (process "
+        f"{pid}): its Health page reads them; or stop it (sudo systemctl stop mandala) and "
+        "check again"
+    )
+    assert found["database"].startswith("ok   database: ")

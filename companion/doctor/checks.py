@@ -394,9 +394,17 @@ def _level(high: bool) -> str:
     return "high" if high else "low"
 
 
-def check_data_dir(folder: Path, disk: Disk) -> Check:
-    """The data directory is writable, with its free space."""
+def check_data_dir(folder: Path, disk: Disk, *, serving: bool = False) -> Check:
+    """The data directory is writable, with its free space (``serving``: this companion
+    runs on it, so it must be there)."""
     name = "data"
+    if not folder.is_dir() and serving:
+        return Check(
+            name,
+            "fail",
+            f"{folder} is gone: every change is refused until it is back; check the disk, "
+            "then restart the companion (sudo systemctl restart mandala)",
+        )
     if not folder.is_dir():
         return Check(
             name,
@@ -493,7 +501,13 @@ class Probes:
 
 
 def run_checks(
-    pin_map: PinMap, data_dir: Path, probes: Probes, *, schema_version: int, db_name: str
+    pin_map: PinMap,
+    data_dir: Path,
+    probes: Probes,
+    *,
+    schema_version: int,
+    db_name: str,
+    serving: bool = False,
 ) -> list[Check]:
     """Run every check in the order ``mandala doctor`` prints them."""
     return [
@@ -502,7 +516,7 @@ def run_checks(
         check_serial(pin_map, probes.files, probes.emulated),
         check_pins_free(pin_map, probes.lines),
         check_rest_levels(pin_map, probes.lines),
-        check_data_dir(data_dir, probes.disk),
+        check_data_dir(data_dir, probes.disk, serving=serving),
         check_database(data_dir / db_name, probes.database, schema_version),
         check_clock(probes.clock),
     ]

@@ -61,13 +61,18 @@ def current_checks() -> list[Check]:
     if hardware is None:
         return [
             Check("hardware", "warn", "no ring board is attached to this companion"),
-            check_data_dir(data_dir, HostDisk()),
+            check_data_dir(data_dir, HostDisk(), serving=True),
             check_database(data_dir / DB_NAME, SqliteDatabase(), SCHEMA_VERSION),
             check_clock(SystemClock(HostFiles())),
         ]
     probes = running_probes(hardware)
     return run_checks(
-        hardware.pin_map, data_dir, probes, schema_version=SCHEMA_VERSION, db_name=DB_NAME
+        hardware.pin_map,
+        data_dir,
+        probes,
+        schema_version=SCHEMA_VERSION,
+        db_name=DB_NAME,
+        serving=True,
     )
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 import time
 import zipfile
+from pathlib import Path
 
 from flask.testing import FlaskClient
 
 from companion.table.health import LED_TEST_HOLD_S, HealthDesk
 from companion.table.service import Table
+from companion.web import create_app
 from firmware.maps import load_led_map
 from tests.firmware.helpers import wait_for
 from tests.web.conftest import assert_error
@@ -200,3 +202,22 @@ def test_an_led_test_step_lets_go_of_the_strip_after_its_hold() -> None:
     assert desk.led_frame(now + LED_TEST_HOLD_S + 1) is None
     assert desk.step is None
     assert desk.wake_in(now) is None
+
+
+def test_a_data_directory_gone_under_the_running_companion_fails_its_check(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    table = Table(data, None)
+    table.start()
+    try:
+        client = create_app({}, table=table).test_client()
+        moved = tmp_path / "moved"
+        data.rename(moved)
+        check = next(
+            c for c in client.get("/api/health").get_json()["checks"] if c["name"] == "data"
+        )
+        assert check["status"] == "fail"
+        assert check["message"].startswith(f"{data} is gone: every change is refused")
+    finally:
+        table.close()

@@ -1,4 +1,5 @@
-"""The ``mandala`` command: replay records, score sheets, check board files, serve the panel.
+"""The ``mandala`` command: replay records, score sheets, check board files, serve the panel,
+print a code that makes a phone the box's owner (``mandala pair``).
 
 Every failure caused by the input ends with exit status 2, nothing on stdout and one line on
 stderr that says what and where; never a traceback.
@@ -109,6 +110,29 @@ def cmd_options(args: argparse.Namespace) -> Any:
     return replace(options, **{k: v for k, v in overrides.items() if v is not None})
 
 
+def cmd_pair(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Print a one-time code that makes a phone the box's owner (the code is the last line)."""
+    import time
+
+    from companion.table.errors import StorageError
+    from companion.table.owner import CODE_SECONDS, code_digest, new_pair_code
+    from companion.table.store import add_pair_code
+
+    options = cmd_options(args)
+    code = new_pair_code()
+    try:
+        add_pair_code(options.data_dir, code_digest(code), time.time() + CODE_SECONDS)
+    except StorageError as error:
+        raise InputError(str(error)) from error
+    print(
+        f"mandala: on the phone, open Owner on the panel's home page and enter this code "
+        f"(it works once, for {CODE_SECONDS // 60} minutes):",
+        file=args.stdout,
+    )
+    print(code, file=args.stdout)
+    return None
+
+
 def port_number(text: str) -> int:
     """Read ``--port`` (0 picks a free port)."""
     if not text.isdigit() or int(text) > 65535:
@@ -156,6 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
     doctor_cmd.add_argument("--config", metavar="FILE", help="the service's TOML config file")
     doctor_cmd.add_argument("--data", metavar="DIR", help="where games are kept")
     doctor_cmd.set_defaults(run=cmd_doctor)
+
+    pair_cmd = commands.add_parser("pair", help="print a code that makes a phone the owner")
+    pair_cmd.add_argument("--data", metavar="DIR", help="the data directory the server uses")
+    pair_cmd.add_argument("--config", metavar="FILE", help="the server's TOML config file")
+    pair_cmd.set_defaults(run=cmd_pair, emulate=False)
     return parser
 
 

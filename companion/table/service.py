@@ -43,6 +43,7 @@ from companion.table.computer import hints as advisor_hints
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
 from companion.table.health import LED_ROLES, LED_SHOWS, HealthDesk, RingTest
 from companion.table.hub import Hub, Subscription
+from companion.table.owner import OwnerRole
 from companion.table.seats import GameTokens, Viewer, digest
 from companion.table.sensors import (
     SPOKES_KEY,
@@ -205,6 +206,8 @@ class Table:
         """The companion's seats of card games (``companion.table.cards_companion``)."""
         self.health = HealthDesk()
         """The Health page's ring test, LED test and buttons seen (table thread only)."""
+        self.owner = OwnerRole(self)
+        """Who holds the owner role (``companion.table.owner``)."""
         self.started_at = 0.0
 
     # Life cycle ---------------------------------------------------------------------------
@@ -221,6 +224,7 @@ class Table:
         for row in self._store.games():
             self._games[row.id] = self._load(row, self._store.journal(row.id))
         self._tokens = {key: GameTokens(value) for key, value in self._store.tokens().items()}
+        self.owner.load()
         active = self._store.setting(ACTIVE_KEY)
         self._active = active if active in self._games else None
         self._attach_hardware()
@@ -1152,6 +1156,8 @@ class Table:
 
     def _press(self, name: str) -> None:
         self.health.pressed(name)
+        if name == "done" and self.owner.when_done():
+            return  # the press answered a phone asking to become the owner
         game = self._games.get(self._active) if self._active else None
         if game is None:
             return

@@ -5,7 +5,10 @@ dice of the turn in progress and the roll counter of the game's seeded generator
 (names in seat order, for listing), ``journal`` (each game's accepted actions in record
 format, numbered from 1), ``rings`` (the last settled offset of each ring), ``settings``
 (e.g. which ring-board game is on the board) and ``tokens`` (SHA-256 digests of the host and
-seat tokens of card games with hidden hands). A game's state is the replay of its journal.
+seat tokens of card games with hidden hands), ``owners`` (the digests of the owner tokens the
+phones holding the owner role present, with a label and a public id to revoke them by) and
+``pair_codes`` (digests of the one-time codes ``mandala pair`` prints, with their expiry). A
+game's state is the replay of its journal.
 
 The file runs in WAL mode with ``synchronous=FULL``: a change returned by a method here is
 on disk. Every change is one transaction; when SQLite refuses it (a full disk, an I/O error)
@@ -94,12 +97,39 @@ def _schema_2(db: sqlite3.Connection) -> None:
     )
 
 
+def _schema_3(db: sqlite3.Connection) -> None:
+    # The owner role: the digests of owner tokens (never the tokens) and of pairing codes.
+    db.execute(
+        """
+        CREATE TABLE owners (
+            id TEXT PRIMARY KEY,
+            digest TEXT NOT NULL UNIQUE,
+            label TEXT NOT NULL,
+            how TEXT NOT NULL,
+            created REAL NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE TABLE pair_codes (digest TEXT PRIMARY KEY, expires REAL NOT NULL)")
+
+
 HOST_SEAT = -1
 """The ``seat`` of a game's host token in the ``tokens`` table."""
 
 #: Migration ``i`` brings a database from schema version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_1, _schema_2)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_1, _schema_2, _schema_3)
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class OwnerRow:
+    """One phone holding the owner role: its public id, token digest, label, how and when."""
+
+    id: str
+    digest: str
+    label: str
+    how: str
+    created: float
 
 
 @dataclass(frozen=True)
@@ -333,6 +363,13 @@ class Store:
             found.setdefault(str(game_id), {})[int(seat)] = str(digest)
         return found
 
+    def owners(self) -> list[OwnerRow]:
+        """The phones holding the owner role, first paired first."""
+        rows = self.db.execute(
+            "SELECT id, digest, label, how, created FROM owners ORDER BY created, id"
+        ).fetchall()
+        return [OwnerRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4])) for r in rows]
+
     def ring_offsets(self) -> dict[int, int]:
         """The last settled offset of each ring seen so far."""
         return dict(self.db.execute("SELECT ring, offset FROM rings").fetchall())
@@ -375,6 +412,31 @@ class Store:
                     " ON CONFLICT (game_id, seat) DO UPDATE SET digest = excluded.digest",
                     (game_id, seat, digest),
                 )
+
+    def add_owner(self, row: OwnerRow) -> None:
+        """Store a phone that now holds the owner role."""
+        with self.transaction("owner") as db:
+            db.execute(
+                "INSERT INTO owners (id, digest, label, how, created) VALUES (?, ?, ?, ?, ?)",
+                (row.id, row.digest, row.label, row.how, row.created),
+            )
+
+    def remove_owner(self, owner_id: str) -> bool:
+        """Revoke a phone's owner role; say whether it held it."""
+        with self.transaction("owner") as db:
+            return db.execute("DELETE FROM owners WHERE id = ?", (owner_id,)).rowcount > 0
+
+    def take_pair_code(self, code_digest: str, now: float) -> bool:
+        """Use up a pairing code: say whether it was there and unexpired (it is gone after)."""
+        with self.transaction("pairing code") as db:
+            db.execute("DELETE FROM pair_codes WHERE expires <= ?", (now,))
+            found = db.execute("DELETE FROM pair_codes WHERE digest = ?", (code_digest,))
+            return found.rowcount > 0
+
+    def clear_pair_codes(self) -> None:
+        """Forget every pairing code (after too many wrong guesses)."""
+        with self.transaction("pairing code") as db:
+            db.execute("DELETE FROM pair_codes")
 
     @staticmethod
     def _insert_game(
@@ -505,3 +567,40 @@ class Store:
                     " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                     (key, value),
                 )
+
+
+def add_pair_code(data_dir: Path, code_digest: str, expires: float) -> None:
+    """Store a pairing code's digest from another process (``mandala pair``).
+
+    Works while the server runs: a connection of its own, waiting for the server's writes.
+    A database not yet at this release's schema is first brought there by opening the store.
+
+    :raises StorageError: when the database cannot take it (the message says why).
+    """
+    path = data_dir / DB_NAME
+    try:
+        if not path.exists() or _schema_version(path) < SCHEMA_VERSION:
+            Store(data_dir).close()
+        db = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+        try:
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM pair_codes WHERE expires <= ?", (time.time(),))
+            db.execute(
+                "INSERT INTO pair_codes (digest, expires) VALUES (?, ?)", (code_digest, expires)
+            )
+            db.execute("COMMIT")
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        raise StorageError(
+            f"{path}: the code was not saved: {describe_sqlite_error(error)}"
+        ) from error
+
+
+def _schema_version(path: Path) -> int:
+    db = sqlite3.connect(path, timeout=10.0)
+    try:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        db.close()

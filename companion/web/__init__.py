@@ -1,9 +1,10 @@
 """The phone panel: a Flask app (HTTP API under ``/api``, server-rendered pages, live events).
 
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
-(``api_games``, ``api_board``, ``api_boards``, ``api_health``, ``events``, ``pages``), the one
-JSON error helper (``errors``) and ``serve`` (``mandala serve`` on waitress). Views parse the
-request, call the table service and serialise its answer; nothing else.
+(``api_games``, ``api_board``, ``api_boards``, ``api_health``, ``events``, ``owner``,
+``pages``), the one JSON error helper (``errors``), the owner guard (``owner.owner_only``) and
+``serve`` (``mandala serve`` on waitress). Views parse the request, call the table service and
+serialise its answer; nothing else.
 
 What must not: game rules (those are the engines'), state of its own (the table service owns
 every game and the rings), threads other than waitress's, or anything fetched from the
@@ -26,6 +27,7 @@ from companion.web import (
     api_health,
     errors,
     events,
+    owner,
     pages,
 )
 from companion.web.api_advisor import blueprint as advisor_blueprint
@@ -63,6 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, table: TableService) 
         advisor_blueprint,
         api_health.blueprint,
         events.blueprint,
+        owner.blueprint,
         pages.blueprint,
     ):
         app.register_blueprint(blueprint)

@@ -6,6 +6,7 @@ from flask import Blueprint, Response, jsonify
 
 from companion.games.base import as_int, check_keys, get
 from companion.table import NotFound
+from companion.web.owner import owner_only
 from companion.web.service import json_body, table
 
 blueprint = Blueprint("api_board", __name__, url_prefix="/api")
@@ -31,6 +32,7 @@ def board() -> Response:
 
 
 @blueprint.post("/board/zero")
+@owner_only("zero the rings")
 def zero() -> Response:
     check_keys(json_body(empty={}), "request body", ())
     table().zero_rings()
@@ -38,6 +40,7 @@ def zero() -> Response:
 
 
 @blueprint.post("/board/rings/<int:ring>/offset")
+@owner_only("set a ring")
 def set_offset(ring: int) -> Response:
     body = json_body()
     check_keys(body, "request body", ("offset",))

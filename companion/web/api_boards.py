@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, jsonify
 from companion.games import rings
 from companion.games.base import RecordError, as_str, check_keys, get
 from companion.table import Conflict, NotFound
+from companion.web.owner import owner_only
 from companion.web.service import json_body
 
 blueprint = Blueprint("api_boards", __name__, url_prefix="/api/boards")
@@ -80,6 +81,7 @@ def get_board(name: str) -> Response:
 
 
 @blueprint.post("")
+@owner_only("save a board")
 def save_board() -> tuple[Response, int]:
     body = json_body()
     check_keys(body, "request body", ("file", "board"))

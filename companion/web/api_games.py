@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from companion.games.base import as_dict, as_int, get
+from companion.web.owner import owner_only, require_owner
 from companion.web.service import json_body, table
 from companion.web.viewer import host_cookie, keep_token, viewer
 
@@ -23,7 +24,10 @@ def list_games() -> Response:
 
 @blueprint.post("")
 def create_game() -> tuple[Response, int]:
-    answer = table().create_game(json_body())
+    body = json_body()
+    if "record" in body:
+        require_owner("import a game")
+    answer = table().create_game(body)
     response = jsonify(answer)
     host = answer.get("host_token")
     if isinstance(host, str):  # cards played on the panel: this phone is the host
@@ -49,6 +53,7 @@ def undo(game_id: str) -> Response:
 
 
 @blueprint.delete("/<game_id>")
+@owner_only("delete a game")
 def delete(game_id: str) -> Response:
     table().delete(game_id, viewer(game_id))
     return jsonify({"id": game_id, "deleted": True})

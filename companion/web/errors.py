@@ -1,7 +1,8 @@
 """The one JSON error format, ``{"error": {"code", "message"}}``, and what maps onto it.
 
 Every refusal the panel gives, whatever raised it, goes through :func:`error_response`:
-malformed input 400, not allowed for this seat 403, no such thing 404, illegal now or a
+malformed input 400, not allowed for this seat 403 (``owner_required`` when only the
+box's owner may), no such thing 404, illegal now or a
 stale version 409, too large 413, storage unable to take a change 503. Anything unexpected
 is logged and answered 500 in the same format (the tests make sure no client input gets
 there).
@@ -16,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.games.base import IllegalAction, RecordError
 from companion.table import Conflict, Forbidden, NotFound, StorageError, TableError
+from companion.table.owner import OwnerRequired
 from firmware.errors import HardwareError, RequestError
 
 log = logging.getLogger(__name__)
@@ -23,6 +25,7 @@ log = logging.getLogger(__name__)
 #: Error types of the engines and the table service, with their status and code.
 MAPPED: tuple[tuple[type[Exception], int, str], ...] = (
     (RecordError, 400, "malformed"),
+    (OwnerRequired, 403, "owner_required"),  # the way to become the owner is in its message
     (Forbidden, 403, "forbidden"),
     (NotFound, 404, "not_found"),
     (IllegalAction, 409, "illegal"),

@@ -123,7 +123,9 @@ def test_an_empty_database_of_schema_version_0_is_migrated(tmp_path: Path) -> No
     db = sqlite3.connect(tmp_path / DB_NAME)
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == {"games", "seats", "journal", "rings", "settings", "tokens"}
+    assert tables == {
+        "games", "seats", "journal", "rings", "settings", "tokens", "owners", "pair_codes"
+    }  # fmt: skip
     db.close()
 
 

@@ -93,6 +93,28 @@ def phone(browser: Any, base: str, context: Any = None, size: tuple[int, int] = 
     return page
 
 
+def pair_owner(base: str, data: Path) -> str:
+    """Become the owner as the box's shell allows: ``mandala pair --data DATA`` prints a code
+    (its last line), which goes to ``POST /api/owner/pair``; return the owner token."""
+    mandala = Path(sys.executable).parent / "mandala"
+    printed = subprocess.run(
+        [str(mandala), "pair", "--data", str(data)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    answer = api(base, "/api/owner/pair", {"code": printed.stdout.splitlines()[-1]})
+    token: str = answer["owner_token"]
+    return token
+
+
+def as_owner(page: Any, base: str, data: Path) -> None:
+    """Pair ``page``'s phone as the owner: its browser keeps the panel's owner cookie."""
+    cookie = {"name": "mandala_owner", "value": pair_owner(base, data), "url": base + "/"}
+    page.context.add_cookies([{**cookie, "httpOnly": True, "sameSite": "Strict"}])
+
+
 def shot(page: Any, name: str) -> None:
     """Save a full-page screenshot under ``test-output/web/``."""
     SHOTS.mkdir(parents=True, exist_ok=True)

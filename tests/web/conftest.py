@@ -44,6 +44,25 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+def pair_owner(client: FlaskClient, data_dir: Path) -> str:
+    """Make ``client`` the box's owner as a phone does: ``mandala pair --data DIR`` prints a
+    code, the phone sends it; the client keeps the owner cookie. Returns the owner token."""
+    from tests.conftest import run_cli
+
+    printed = run_cli(["pair", "--data", str(data_dir)])
+    assert printed.status == 0, printed
+    answer = client.post("/api/owner/pair", json={"code": printed.stdout.splitlines()[-1]})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    token: str = answer.get_json()["owner_token"]
+    return token
+
+
+@pytest.fixture
+def owner(client: FlaskClient, data_dir: Path) -> str:
+    """The ``client`` fixture, paired as the box's owner (deleting, importing, the rings)."""
+    return pair_owner(client, data_dir)
+
+
 def assert_error(response: Any, status: int, code: str, message: str) -> None:
     """Check the one error format, the status, the code and the exact message."""
     assert response.status_code == status, response.get_data(as_text=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 
 from companion.games import rings
@@ -113,6 +114,7 @@ def test_undo_takes_back_the_turn_and_still_raises_the_version(client: FlaskClie
     assert answer["state"]["offsets"] == [0] * 10
 
 
+@pytest.mark.usefixtures("owner")
 def test_delete_removes_the_game(client: FlaskClient) -> None:
     game = new_game(client)
     response = client.delete(f"/api/games/{game['id']}")
@@ -122,6 +124,7 @@ def test_delete_removes_the_game(client: FlaskClient) -> None:
     assert_error(response, 404, "not_found", f"no game {game['id']!r}")
 
 
+@pytest.mark.usefixtures("owner")
 def test_an_imported_record_gives_the_summary_of_its_spec_example(client: FlaskClient) -> None:
     record = spec_record("rings-04-snipe-two-in-one-run.record.json")
     expected = json.loads(
@@ -187,6 +190,7 @@ def test_two_seats_on_one_corner_is_400_naming_the_seat(client: FlaskClient) -> 
     assert_error(response, 400, "malformed", "seats[1]: corner 2 is already taken")
 
 
+@pytest.mark.usefixtures("owner")
 def test_an_imported_record_with_an_illegal_turn_is_409_naming_the_turn(
     client: FlaskClient,
 ) -> None:
@@ -197,6 +201,7 @@ def test_an_imported_record_with_an_illegal_turn_is_409_naming_the_turn(
     assert client.get("/api/games").get_json() == {"games": []}
 
 
+@pytest.mark.usefixtures("owner")
 def test_an_unknown_game_is_404(client: FlaskClient) -> None:
     assert_error(client.get("/api/games/nope"), 404, "not_found", "no game 'nope'")
     response = client.post("/api/games/nope/actions", json={"version": 1, "action": TURN_1})
@@ -328,6 +333,7 @@ def test_the_board_without_rings_says_so(client: FlaskClient) -> None:
     assert answer["hardware"] is False
 
 
+@pytest.mark.usefixtures("owner")
 def test_zero_and_emulator_without_rings_are_409(client: FlaskClient) -> None:
     message = "no ring board is attached"
     assert_error(client.post("/api/board/zero", json={}), 409, "conflict", message)
@@ -338,6 +344,7 @@ def test_zero_and_emulator_without_rings_are_409(client: FlaskClient) -> None:
     assert_error(client.post("/api/emulator/buttons/done/press"), 409, "conflict", message)
 
 
+@pytest.mark.usefixtures("owner")
 def test_a_ring_that_does_not_exist_is_404(client: FlaskClient) -> None:
     response = client.post("/api/board/rings/10/offset", json={"offset": 0})
     assert_error(response, 404, "not_found", "no ring 10; the rings are 0..9")
@@ -355,6 +362,7 @@ def test_more_than_1000_detents_is_400(client: FlaskClient) -> None:
     assert_error(response, 400, "malformed", "detents: 1001 is out of -1000..1000")
 
 
+@pytest.mark.usefixtures("owner")
 def test_an_offset_that_is_not_a_number_or_an_extra_key_is_400(client: FlaskClient) -> None:
     response = client.post("/api/board/rings/0/offset", json={"offset": "3"})
     assert_error(response, 400, "malformed", "offset: expected a whole number, got a string")
@@ -380,6 +388,7 @@ def test_the_bundled_boards_are_listed(client: FlaskClient) -> None:
     assert response.get_json() == {"bundled": rings.bundled_board_names(), "saved": []}
 
 
+@pytest.mark.usefixtures("owner")
 def test_a_saved_board_is_a_toml_file_that_reads_back_equal(
     client: FlaskClient, data_dir: Path
 ) -> None:
@@ -393,6 +402,7 @@ def test_a_saved_board_is_a_toml_file_that_reads_back_equal(
     assert client.get("/api/boards/our-board").get_json() == {"file": "our-board", "board": board}
 
 
+@pytest.mark.usefixtures("owner")
 def test_a_new_game_can_use_a_saved_board_and_exports_it_inline(client: FlaskClient) -> None:
     board = editor_board()
     client.post("/api/boards", json={"file": "our-board", "board": board})
@@ -402,6 +412,7 @@ def test_a_new_game_can_use_a_saved_board_and_exports_it_inline(client: FlaskCli
     assert record["board"] == board
 
 
+@pytest.mark.usefixtures("owner")
 def test_saving_over_an_existing_board_is_409(client: FlaskClient) -> None:
     board = editor_board()
     client.post("/api/boards", json={"file": "our-board", "board": board})
@@ -421,6 +432,7 @@ def test_saving_over_an_existing_board_is_409(client: FlaskClient) -> None:
     )
 
 
+@pytest.mark.usefixtures("owner")
 def test_a_board_file_name_with_a_path_in_it_is_400(client: FlaskClient) -> None:
     response = client.post("/api/boards", json={"file": "../evil", "board": editor_board()})
     assert_error(
@@ -431,6 +443,7 @@ def test_a_board_file_name_with_a_path_in_it_is_400(client: FlaskClient) -> None
     )
 
 
+@pytest.mark.usefixtures("owner")
 def test_an_invalid_board_is_400_in_the_engines_words(client: FlaskClient) -> None:
     board = editor_board()
     board["rings"][3]["black"] = [16]  # type: ignore[index]

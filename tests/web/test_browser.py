@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser import api, phone, serve_emulated, shot
+from tests.web.browser import api, as_owner, phone, serve_emulated, shot
 
 pytestmark = pytest.mark.browser
 
@@ -232,10 +232,13 @@ def test_dice_entered_on_a_phone_that_missed_a_whole_turn_are_not_sent_again(
     assert page.errors == []
 
 
-def test_a_board_made_in_the_editor_is_used_for_a_new_game(served: str, browser: Any) -> None:
+def test_a_board_made_in_the_editor_is_used_for_a_new_game(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
     page = phone(browser, served)
+    as_owner(page, served, tmp_path / "data")  # saving a board needs the owner
     page.goto(served + "/boards/new")
     page.click('button[data-ring-tab="4"]')
     slot = page.locator('path[data-ring="4"][data-slot="3"]')
@@ -263,10 +266,13 @@ def test_a_board_made_in_the_editor_is_used_for_a_new_game(served: str, browser:
     assert page.errors == []
 
 
-def test_calibration_zeroes_and_sets_rings_and_shows_diagnostics(served: str, browser: Any) -> None:
+def test_calibration_zeroes_and_sets_rings_and_shows_diagnostics(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
     page = phone(browser, served)
+    as_owner(page, served, tmp_path / "data")  # setting and zeroing the rings need the owner
     page.goto(served + "/calibrate")
     turn_ring(page, 2, 3)
     expect(page.locator('#diag tr[data-ring="2"] td').nth(1)).to_have_text("3")

@@ -26,7 +26,7 @@ from flask.testing import FlaskClient
 from companion.table.service import Table
 from companion.web import create_app
 from tests.conftest import SPEC_EXAMPLES
-from tests.web.conftest import assert_error
+from tests.web.conftest import assert_error, pair_owner
 
 SEATS = ["Ann", "Bo"]
 COUNTS = {"red": 15, "orange": 15, "yellow": 15, "green": 14, "purple": 15, "black": 14}
@@ -107,6 +107,7 @@ def test_creating_a_game_played_on_the_panel_gives_the_creator_a_host_token(game
     assert state["legal"] == []
 
 
+@pytest.mark.usefixtures("owner")
 def test_a_tracked_table_has_no_host_token_and_hides_nothing(client: FlaskClient) -> None:
     created = client.post(
         "/api/games", json={"record": record_of("cards-t1-deals-destruction-deal")}
@@ -210,8 +211,11 @@ def test_only_the_host_frees_a_seat_and_a_freed_token_sees_the_shared_view(game:
     assert game.phone().post(f"{game.url}/seats/1/free", json={}, headers=host).status_code == 200
 
 
-def test_a_seat_that_does_not_exist_and_a_bad_body_are_refused(app: Flask, game: Game) -> None:
+def test_a_seat_that_does_not_exist_and_a_bad_body_are_refused(
+    app: Flask, game: Game, data_dir: Path
+) -> None:
     phone = game.phone()
+    pair_owner(phone, data_dir)  # to import the Icehouse record below
     assert_error(
         phone.post(f"{game.url}/seats/2/take", json={}),
         404,
@@ -318,11 +322,14 @@ def test_the_acting_seat_gets_the_rules_refusals_stale_and_malformed(game: Game)
     assert game.version == 1
 
 
-def test_deleting_a_game_that_hides_hands_needs_the_host_token(game: Game) -> None:
+def test_deleting_a_game_that_hides_hands_needs_the_host_token(game: Game, data_dir: Path) -> None:
     ann = game.seated(0)
+    stranger = game.phone()
+    for phone in (ann, stranger, game.host):  # deleting needs the owner; then the host rule
+        pair_owner(phone, data_dir)
     message = f"{HIDDEN} delete it"
     assert_error(ann.delete(game.url), 403, "forbidden", message)
-    assert_error(game.phone().delete(game.url), 403, "forbidden", message)
+    assert_error(stranger.delete(game.url), 403, "forbidden", message)
     assert game.host.get(game.url).status_code == 200
     answer = game.host.delete(game.url)
     assert answer.status_code == 200
@@ -330,6 +337,7 @@ def test_deleting_a_game_that_hides_hands_needs_the_host_token(game: Game) -> No
     assert_error(game.host.get(game.url), 404, "not_found", f"no game '{game.id}'")
 
 
+@pytest.mark.usefixtures("owner")
 def test_a_game_played_on_the_panel_that_is_over_is_public(client: FlaskClient) -> None:
     record = record_of("cards-07-sixth-river-colour-ends")
     created = client.post("/api/games", json={"record": record})
@@ -400,6 +408,7 @@ def test_a_seat_cannot_undo_once_the_other_seat_has_acted(game: Game) -> None:
     assert game.undo(bo).status_code == 200  # Bo's own field play, before Ann acts
 
 
+@pytest.mark.usefixtures("owner")
 def test_nothing_to_undo_and_a_tracked_table_always_undoes(client: FlaskClient, game: Game) -> None:
     assert_error(game.undo(game.seated(0)), 409, "conflict", "nothing to undo: no action yet")
     tracked = client.post(
@@ -416,6 +425,7 @@ def test_nothing_to_undo_and_a_tracked_table_always_undoes(client: FlaskClient, 
 # Tracking a table: the guided destruction, in words worked out by hand
 
 
+@pytest.mark.usefixtures("owner")
 def test_a_tracked_destruction_says_who_chooses_whose_claim_and_where_cards_go(
     client: FlaskClient,
 ) -> None:
@@ -454,6 +464,7 @@ def test_a_tracked_destruction_says_who_chooses_whose_claim_and_where_cards_go(
     assert answer["state"]["claims"] == []
 
 
+@pytest.mark.usefixtures("owner")
 def test_an_empty_field_claim_goes_to_the_discard_pile_in_the_preview(
     client: FlaskClient,
 ) -> None:
@@ -568,6 +579,7 @@ def test_tokens_survive_a_restart_and_only_their_digests_are_stored(tmp_path: Pa
         assert seen.get_json()["state"]["hands"]["Ann"] == 6
 
 
+@pytest.mark.usefixtures("owner")
 def test_a_tracked_game_ends_with_both_starting_cups_and_the_final_scores(
     client: FlaskClient,
 ) -> None:

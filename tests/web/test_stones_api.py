@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from companion.games import stones
@@ -312,6 +313,7 @@ def test_a_score_whose_order_is_not_the_scored_spaces_is_409(client: FlaskClient
 # ---------------------------------------------------------------------------- objectives
 
 
+@pytest.mark.usefixtures("owner")
 def test_objectives_are_entered_in_seat_order_and_a_tie_goes_to_the_first_seat(
     client: FlaskClient,
 ) -> None:

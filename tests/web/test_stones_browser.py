@@ -22,7 +22,7 @@ import pytest
 
 from companion.games import stones
 from companion.games.base import replay
-from tests.web.browser import api, phone, serve_emulated, shot
+from tests.web.browser import api, pair_owner, phone, serve_emulated, shot
 
 pytestmark = pytest.mark.browser
 
@@ -186,7 +186,9 @@ def test_picks_and_a_score_recorded_by_tapping_show_the_engines_values(
     assert page.errors == [] and watcher.errors == []
 
 
-def test_objectives_are_entered_on_the_page_and_the_winner_shown(served: str, browser: Any) -> None:
+def test_objectives_are_entered_on_the_page_and_the_winner_shown(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
     # Spec example 06 up to its objectives: Ann 1 VP, Bo 3 VP; Ann enters 4, Bo 2: a 5-5 tie
     # that goes to Ann, first in seat order.
     from playwright.sync_api import expect
@@ -195,7 +197,8 @@ def test_objectives_are_entered_on_the_page_and_the_winner_shown(served: str, br
 
     record = json.loads((SPEC_EXAMPLES / "stones-06-objectives-tie.record.json").read_text())
     record["actions"] = record["actions"][:4]
-    game = api(served, "/api/games", {"record": record})
+    owner = {"X-Owner-Token": pair_owner(served, tmp_path / "data")}  # importing needs it
+    game = api(served, "/api/games", {"record": record}, owner)
     page = phone(browser, served)
     page.goto(f"{served}/games/{game['id']}")
     expect(page.locator("#turn-line")).to_have_text(

@@ -29,7 +29,9 @@
   document.getElementById("games").addEventListener("click", async (event) => {
     const id = event.target.getAttribute && event.target.getAttribute("data-delete");
     if (!id || !window.confirm("Delete this game? It cannot be brought back.")) return;
-    await api("DELETE", "/api/games/" + encodeURIComponent(id));
+    try {
+      await api("DELETE", "/api/games/" + encodeURIComponent(id));
+    } catch (error) { return; /* shown */ }
     say("Game deleted.", "ok");
     refresh();
   });

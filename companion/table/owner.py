@@ -1,0 +1,268 @@
+"""The owner role: the phones allowed to destroy or change the box (SECURITY.md).
+
+Play needs no owner; deleting a game, importing, saving a board, zeroing or setting rings,
+the Health page's actions and the config do. A phone becomes the owner in one of two ways:
+
+- it asks (:meth:`OwnerRole.ask_button`) and, within :data:`BUTTON_SECONDS`, someone presses
+  the box's ``done`` button (the emulated one in emulation), the way a Hue bridge's link
+  button authorises a new app. The press approves the one phone asking; when more than one
+  asks at once none is approved (a stranger asking at the same moment gets nothing);
+- it presents a one-time code ``mandala pair`` printed on the box's own shell
+  (:func:`new_pair_code`): valid :data:`CODE_SECONDS`, one use, kept in the shared database
+  as a digest so it works while the server runs. After :data:`MAX_WRONG_CODES` wrong codes
+  every outstanding code is forgotten.
+
+Either way the phone gets an owner token (256 random bits); only its SHA-256 digest is
+stored, and neither tokens nor codes are ever logged. The owner lists and revokes the phones
+holding the role. Every method runs on the table thread (the public ones go through its
+queue).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companion.table.errors import Conflict, Forbidden, NotFound
+from companion.table.seats import digest, new_token
+from companion.table.store import OwnerRow
+
+if TYPE_CHECKING:
+    from companion.table.service import Table
+
+CODE_SECONDS = 600
+"""How long a code from ``mandala pair`` stays valid."""
+BUTTON_SECONDS = 60
+"""How long a phone's request waits for the ``done`` button."""
+MAX_WRONG_CODES = 10
+"""Wrong codes tolerated before every outstanding code is forgotten."""
+MAX_WAITING = 16
+"""Requests waiting for the button at once; the oldest are dropped beyond this."""
+MAX_LABEL = 60
+CODE_DIGITS = 8
+
+HOW_TO = (
+    "to become the owner, open Owner on the home page and press the box's done button when "
+    "it asks, or enter the code that `mandala pair` prints on the box"
+)
+
+
+class OwnerRequired(Forbidden):
+    """The request needs the owner role and does not present an owner token: HTTP 403."""
+
+
+def new_pair_code() -> str:
+    """A fresh one-time code: 8 random digits, shown as two groups of four."""
+    number = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
+    return f"{number[:4]}-{number[4:]}"
+
+
+def code_digest(code: str) -> str:
+    """The digest a code is stored as (spaces and dashes do not count)."""
+    return digest("".join(c for c in code if c not in " -"))
+
+
+def phone_label(user_agent: str) -> str:
+    """Name a phone in plain words from its browser's User-Agent (``Chrome on Android``)."""
+    systems = (
+        ("iPhone", "iPhone"),
+        ("iPad", "iPad"),
+        ("Android", "Android"),
+        ("Windows", "Windows"),
+        ("Mac OS", "Mac"),
+        ("CrOS", "Chromebook"),
+        ("Linux", "Linux"),
+    )
+    browsers = (
+        ("Firefox/", "Firefox"),
+        ("Edg/", "Edge"),
+        ("Chrome/", "Chrome"),
+        ("Safari/", "Safari"),
+        ("curl/", "curl"),
+    )
+    system = next((name for key, name in systems if key in user_agent), None)
+    browser = next((name for key, name in browsers if key in user_agent), None)
+    if system and browser:
+        return f"{browser} on {system}"
+    if system or browser:
+        return str(system or browser)
+    kept = "".join(c for c in user_agent if c.isprintable())[:MAX_LABEL].strip()
+    return kept or "a device without a name"
+
+
+@dataclass
+class _Request:
+    """One phone waiting for the button."""
+
+    label: str
+    expires: float
+    approved: bool = False
+    refused: str | None = None
+
+
+class OwnerRole:
+    """Who holds the owner role; kept in the table's store, checked on the table thread."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._owners: dict[str, OwnerRow] = {}
+        """Digest of each owner token -> its row."""
+        self._waiting: dict[str, _Request] = {}
+        """Digest of each button request -> the request."""
+        self._wrong = 0
+
+    def load(self) -> None:
+        """Read the owners from the store (the table calls this as it starts)."""
+        self._owners = {row.digest: row for row in self.table._db().owners()}
+
+    # Public (any thread) ------------------------------------------------------------------
+
+    def is_owner(self, token: str | None) -> bool:
+        """Say whether ``token`` is a current owner token."""
+        return self.owner_id(token) is not None
+
+    def owner_id(self, token: str | None) -> str | None:
+        """The public id of the phone ``token`` belongs to, or None if it is no owner's."""
+        if not token:
+            return None
+        wanted = digest(token)
+        row = self.table._call(lambda: self._owners.get(wanted))
+        return None if row is None else row.id
+
+    def pair_with_code(self, code: str, label: str) -> dict[str, Any]:
+        """Trade a code from ``mandala pair`` for an owner token.
+
+        :raises Forbidden: for a wrong, used or expired code.
+        """
+        return self.table._call(lambda: self._pair_with_code(code, label))
+
+    def ask_button(self, label: str) -> dict[str, Any]:
+        """Start waiting for the ``done`` button: ``{"request", "expires_in"}``."""
+        return self.table._call(lambda: self._ask(label))
+
+    def poll_button(self, request: str) -> dict[str, Any]:
+        """``{"waiting": true, ...}`` until the button is pressed, then the owner token.
+
+        :raises Forbidden: for an unknown or expired request.
+        :raises Conflict: when more than one phone asked when the button was pressed.
+        """
+        return self.table._call(lambda: self._poll(request))
+
+    def phones(self) -> list[dict[str, Any]]:
+        """The phones holding the role: ``{"id", "label", "how", "paired"}`` each."""
+
+        def listing() -> list[dict[str, Any]]:
+            from companion.table.service import iso
+
+            rows = sorted(self._owners.values(), key=lambda row: (row.created, row.id))
+            return [
+                {"id": r.id, "label": r.label, "how": r.how, "paired": iso(r.created)} for r in rows
+            ]
+
+        return self.table._call(listing)
+
+    def revoke(self, owner_id: str) -> None:
+        """Take the role from the phone ``owner_id``.
+
+        :raises NotFound: when no phone with that id holds it.
+        """
+        self.table._call(lambda: self._revoke(owner_id))
+
+    # Table thread -------------------------------------------------------------------------
+
+    def is_asking(self) -> bool:
+        """Say whether some phone is waiting for the ``done`` button now."""
+        self._expire()
+        return any(not r.approved and r.refused is None for r in self._waiting.values())
+
+    def when_done(self) -> bool:
+        """The ``done`` button was pressed: approve the one phone asking, if any.
+
+        :returns: whether the press was for pairing (then it confirms nothing else).
+        """
+        self._expire()
+        asking = [r for r in self._waiting.values() if not r.approved and r.refused is None]
+        if not asking:
+            return False
+        if len(asking) == 1:
+            asking[0].approved = True
+        else:
+            for request in asking:
+                request.refused = (
+                    f"{len(asking)} phones asked to become the owner when the done button was "
+                    "pressed, so none was trusted; ask again on one phone only"
+                )
+        return True
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for key in [key for key, r in self._waiting.items() if r.expires <= now]:
+            del self._waiting[key]
+
+    def _ask(self, label: str) -> dict[str, Any]:
+        self._expire()
+        while len(self._waiting) >= MAX_WAITING:
+            del self._waiting[next(iter(self._waiting))]
+        request = new_token()
+        self._waiting[digest(request)] = _Request(label, time.monotonic() + BUTTON_SECONDS)
+        return {
+            "request": request,
+            "waiting": True,
+            "expires_in": BUTTON_SECONDS,
+            "message": f"press the done button on the box within {BUTTON_SECONDS} seconds",
+        }
+
+    def _poll(self, request: str) -> dict[str, Any]:
+        self._expire()
+        key = digest(request)
+        found = self._waiting.get(key)
+        if found is None:
+            raise Forbidden(
+                "this request to become the owner is unknown or has expired; ask again and "
+                f"press the box's done button within {BUTTON_SECONDS} seconds"
+            )
+        if found.refused is not None:
+            del self._waiting[key]
+            raise Conflict(found.refused)
+        if not found.approved:
+            left = max(0, round(found.expires - time.monotonic()))
+            return {"waiting": True, "expires_in": left, "message": "press the done button"}
+        del self._waiting[key]
+        return self._grant(found.label, "the done button")
+
+    def _pair_with_code(self, code: str, label: str) -> dict[str, Any]:
+        store = self.table._db()
+        if store.take_pair_code(code_digest(code), time.time()):
+            self._wrong = 0
+            return self._grant(label, "a code")
+        self._wrong += 1
+        if self._wrong >= MAX_WRONG_CODES:
+            self._wrong = 0
+            store.clear_pair_codes()
+            raise Forbidden(
+                f"that code is wrong; after {MAX_WRONG_CODES} wrong codes every code was "
+                "cancelled: run `mandala pair` on the box again"
+            )
+        raise Forbidden(
+            "that code is wrong, used or expired (a code works once, for 10 minutes): "
+            "run `mandala pair` on the box for a new one"
+        )
+
+    def _grant(self, label: str, how: str) -> dict[str, Any]:
+        token = new_token()
+        owner_id = secrets.token_hex(4)
+        while any(row.id == owner_id for row in self._owners.values()):
+            owner_id = secrets.token_hex(4)
+        row = OwnerRow(owner_id, digest(token), label[:MAX_LABEL], how, time.time())
+        self.table._db().add_owner(row)
+        self._owners[row.digest] = row
+        return {"owner_token": token, "id": owner_id}
+
+    def _revoke(self, owner_id: str) -> None:
+        found = [key for key, row in self._owners.items() if row.id == owner_id]
+        if not found:
+            raise NotFound(f"no phone {owner_id!r} holds the owner role")
+        self.table._db().remove_owner(owner_id)
+        del self._owners[found[0]]

@@ -1,0 +1,94 @@
+/* The home page's Owner section: become the owner (the done button or a code), and the
+   owner's list of phones holding the role, each with a Remove button. */
+"use strict";
+(() => {
+  const { el } = Panel;
+  const status = document.getElementById("owner-status");
+  const pairing = document.getElementById("owner-pair");
+  const phonesBox = document.getElementById("owner-phones");
+  const list = document.getElementById("owner-phone-list");
+  const askStatus = document.getElementById("owner-ask-status");
+  const codeStatus = document.getElementById("owner-code-status");
+
+  /* Like Panel.api, but the answer (or the refusal) is said next to the control. */
+  async function call(method, url, body) {
+    const options = { method, headers: { Accept: "application/json" } };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    const response = await fetch(url, options);
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      throw new Error((answer.error && answer.error.message) || response.statusText);
+    }
+    return { status: response.status, answer };
+  }
+
+  function tell(box, text, kind) {
+    box.textContent = text;
+    box.className = "message " + (kind || "error");
+    box.hidden = !text;
+  }
+
+  async function show() {
+    const { answer } = await call("GET", "/api/owner");
+    // a display style, not the hidden attribute: the panel's .stack style would show it
+    pairing.style.display = answer.owner ? "none" : "";
+    phonesBox.hidden = !answer.owner;
+    status.textContent = answer.owner
+      ? "This phone is the box's owner: it can delete and import games, save boards and set the rings."
+      : "This phone is not the owner. Only the box's owner can delete or import games, save boards and set the rings. Playing needs no owner.";
+    if (!answer.owner) return;
+    const { answer: listed } = await call("GET", "/api/owner/phones");
+    list.replaceChildren(...listed.phones.map((phone) => el("li", { "data-owner": phone.id },
+      el("span", { text: phone.label + (phone.this ? " (this phone)" : "") }),
+      el("small", { text: "paired with " + phone.how + " on " + phone.paired.replace("T", " ").replace("Z", " UTC") }),
+      el("button", { type: "button", class: "danger", "data-revoke": phone.id, text: "Remove" }))));
+  }
+
+  document.getElementById("owner-ask").addEventListener("click", async () => {
+    try {
+      const { answer } = await call("POST", "/api/owner/pair", { button: true });
+      tell(askStatus, "Now press the done button on the box (within a minute).", "ok");
+      const until = Date.now() + answer.expires_in * 1000;
+      while (Date.now() < until) {
+        await new Promise((resolve) => window.setTimeout(resolve, 1000));
+        const polled = await call("POST", "/api/owner/pair", { request: answer.request });
+        if (polled.status === 200) {
+          tell(askStatus, "Done: this phone is now the owner.", "ok");
+          await show();
+          return;
+        }
+      }
+      tell(askStatus, "Nobody pressed the done button in time. Ask again.");
+    } catch (error) {
+      tell(askStatus, error.message);
+    }
+  });
+
+  document.getElementById("owner-code").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const code = document.getElementById("owner-code-input").value.trim();
+    if (!code) { tell(codeStatus, "Type the code first."); return; }
+    try {
+      await call("POST", "/api/owner/pair", { code });
+      tell(codeStatus, "");
+      tell(askStatus, "Done: this phone is now the owner.", "ok");
+      await show();
+    } catch (error) {
+      tell(codeStatus, error.message);
+    }
+  });
+
+  list.addEventListener("click", async (event) => {
+    const id = event.target.getAttribute && event.target.getAttribute("data-revoke");
+    if (!id || !window.confirm("Take the owner role from this phone?")) return;
+    try {
+      await call("DELETE", "/api/owner/phones/" + encodeURIComponent(id));
+      await show();
+    } catch (error) { status.textContent = error.message; }
+  });
+
+  show().catch((error) => { status.textContent = error.message; });
+})();

@@ -1,0 +1,75 @@
+"""Becoming the owner on a phone in Chromium: by a code, by the done button; then deleting."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.browser import api, phone, serve_emulated, shot
+from tests.web.conftest import NEW_RINGS_GAME
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    with serve_emulated(tmp_path / "data") as url:
+        yield url
+
+
+def printed_code(data: Path) -> str:
+    mandala = Path(sys.executable).parent / "mandala"
+    done = subprocess.run(
+        [str(mandala), "pair", "--data", str(data)], capture_output=True, text=True, check=True
+    )
+    return done.stdout.splitlines()[-1]
+
+
+def test_a_phone_enters_the_code_becomes_the_owner_and_deletes_a_game(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    game = api(served, "/api/games", NEW_RINGS_GAME)
+    page = phone(browser, served)
+    page.goto(served + "/")
+    expect(page.locator("#owner-status")).to_contain_text("This phone is not the owner.")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click(f'button[data-delete="{game["id"]}"]')
+    expect(page.locator("#message")).to_contain_text("only the box's owner can delete a game")
+    page.fill("#owner-code-input", "9999-9999")
+    page.click("#owner-code button[type=submit]")
+    expect(page.locator("#owner-code-status")).to_contain_text("that code is wrong")
+    shot(page, "owner-01-wrong-code")
+    page.fill("#owner-code-input", printed_code(tmp_path / "data"))
+    page.click("#owner-code button[type=submit]")
+    expect(page.locator("#owner-status")).to_contain_text("This phone is the box's owner")
+    expect(page.locator("#owner-phone-list li")).to_have_count(1)
+    expect(page.locator("#owner-phone-list li")).to_contain_text("(this phone)")
+    shot(page, "owner-02-owner")
+    page.click(f'button[data-delete="{game["id"]}"]')
+    expect(page.locator("#message")).to_have_text("Game deleted.")
+    assert api(served, "/api/games")["games"] == []
+    assert page.errors == []
+
+
+def test_a_phone_asks_the_box_and_the_done_button_makes_it_the_owner(
+    served: str, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    page.goto(served + "/")
+    page.click("#owner-ask")
+    expect(page.locator("#owner-ask-status")).to_contain_text("Now press the done button")
+    api(served, "/api/emulator/buttons/done/press", {})  # the box's (emulated) done button
+    expect(page.locator("#owner-status")).to_contain_text("This phone is the box's owner")
+    expect(page.locator("#owner-phone-list li")).to_contain_text("the done button")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    shot(page, "owner-03-tablet")
+    assert page.errors == []

@@ -41,8 +41,9 @@ def test_a_second_server_on_one_data_directory_exits_2_naming_the_first(tmp_path
     data = tmp_path / "data"
     first = Service(data, tmp_path / "frames.jsonl", dict(os.environ))
     try:
-        status, _ = first.request("POST", "/api/games", {"record": {
-            "game": "icehouse", "seats": ["Ann", "Bo"], "seed": 1, "picks": []}})  # fmt: skip
+        status, _ = first.request(
+            "POST", "/api/games", {"kind": "icehouse", "seats": ["Ann", "Bo"], "seed": 1}
+        )  # a new game (importing needs the owner)
         assert status == 201
         second = subprocess.run(
             [sys.executable, "-m", "companion.cli", "serve", "--emulate", "--port", "0",

@@ -19,7 +19,7 @@ from tests.web.browser import api, phone, serve_emulated, shot
 pytestmark = pytest.mark.browser
 
 DROPPED = 'retry: 60000\n\ndata: {"type": "reload"}\n\n'
-ICEHOUSE = {"game": "icehouse", "seats": ["Ann", "Bo"], "seed": 1, "picks": []}
+NEW_ICEHOUSE = {"kind": "icehouse", "seats": ["Ann", "Bo"], "seed": 1}  # the same game, made new
 
 
 def test_a_phone_told_to_reload_does_so_at_once_and_shows_what_changed(
@@ -41,7 +41,7 @@ def test_a_phone_told_to_reload_does_so_at_once_and_shows_what_changed(
         page.route(re.compile(r".*/api/events$"), events)
         page.goto(served + "/")
         expect(page.locator("#games")).to_contain_text("No games yet.")
-        game = api(served, "/api/games", {"record": ICEHOUSE})
+        game = api(served, "/api/games", NEW_ICEHOUSE)
         listed = page.locator(f'#games li[data-id="{game["id"]}"]')
         expect(listed).to_contain_text("icehouse: Ann, Bo", timeout=10_000)
         expect(page.locator("#live")).to_have_text("live")

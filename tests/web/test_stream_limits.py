@@ -24,6 +24,7 @@ from tests.web.conftest import is_error_format
 from tests.web.test_events import Stream, post
 
 ICEHOUSE = {"game": "icehouse", "seats": ["Ann", "Bo"], "seed": 1, "picks": []}
+NEW_ICEHOUSE = {"kind": "icehouse", "seats": ["Ann", "Bo"], "seed": 1}  # the same game, made new
 
 
 def serve(table: Table, **config: Any) -> Iterator[str]:
@@ -80,7 +81,7 @@ def test_one_client_holding_100_streams_does_not_stop_another_phone(
         try:
             assert phone.response.status == 200
             assert phone.next_item()["type"] == "state"
-            status, game = post(quiet_server, "/api/games", {"record": ICEHOUSE})
+            status, game = post(quiet_server, "/api/games", NEW_ICEHOUSE)
             assert status == 201
             seen = phone.wait_for(lambda i: i["type"] == "games")
             assert [g["id"] for g in seen["games"]] == [game["id"]]

@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 
 from tests.service.test_sigterm import Service
+from tests.web.browser import pair_owner
 from tests.web.conftest import is_error_format
 
-ICEHOUSE = {"game": "icehouse", "seats": ["Ann", "Bo"], "seed": 1, "picks": []}
+ICEHOUSE = {"kind": "icehouse", "seats": ["Ann", "Bo"], "seed": 1}  # a new game: no owner needed
 
 
 def first_event(port: int) -> dict[str, Any]:
@@ -39,20 +40,23 @@ def first_event(port: int) -> dict[str, Any]:
     raise AssertionError("the stream ended")
 
 
-def raw(service: Service, method: str, path: str, body: object) -> tuple[int, bytes]:
+def raw(
+    service: Service, method: str, path: str, body: object, headers: dict[str, str] | None = None
+) -> tuple[int, bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", service.port, timeout=10)
     try:
-        connection.request(
-            method, path, body=json.dumps(body), headers={"Content-Type": "application/json"}
-        )
+        sent = {"Content-Type": "application/json", **(headers or {})}
+        connection.request(method, path, body=json.dumps(body), headers=sent)
         response = connection.getresponse()
         return response.status, response.read()
     finally:
         connection.close()
 
 
-def refused_with_503(service: Service, method: str, path: str, body: object) -> str:
-    status, answer = raw(service, method, path, body)
+def refused_with_503(
+    service: Service, method: str, path: str, body: object, headers: dict[str, str] | None = None
+) -> str:
+    status, answer = raw(service, method, path, body, headers)
     assert status == 503, answer
     assert is_error_format(answer)
     error = json.loads(answer)["error"]
@@ -62,7 +66,7 @@ def refused_with_503(service: Service, method: str, path: str, body: object) -> 
 
 def start_with_a_game(tmp_path: Path, data: Path) -> tuple[Service, dict[str, Any]]:
     service = Service(data, tmp_path / "frames.jsonl", dict(os.environ))
-    status, game = service.request("POST", "/api/games", {"record": ICEHOUSE})
+    status, game = service.request("POST", "/api/games", ICEHOUSE)
     assert status == 201, game
     status, game = service.request(
         "POST", f"/api/games/{game['id']}/actions", {"version": 1, "action": {"pick": 4}}
@@ -76,6 +80,7 @@ def test_a_removed_data_directory_refuses_every_write_with_503(tmp_path: Path) -
     data = tmp_path / "data"
     service, game = start_with_a_game(tmp_path, data)
     try:
+        owner = {"X-Owner-Token": pair_owner(f"http://127.0.0.1:{service.port}", data)}
         shutil.rmtree(data)
         path = f"/api/games/{game['id']}"
         message = refused_with_503(
@@ -87,8 +92,8 @@ def test_a_removed_data_directory_refuses_every_write_with_503(tmp_path: Path) -
             "back and restart the companion"
         )
         refused_with_503(service, "POST", path + "/undo", {"version": 2})
-        refused_with_503(service, "POST", "/api/games", {"record": ICEHOUSE})
-        refused_with_503(service, "DELETE", path, {})
+        refused_with_503(service, "POST", "/api/games", ICEHOUSE)
+        refused_with_503(service, "DELETE", path, {}, owner)
         status, same = service.request("GET", path)
         assert status == 200 and same["version"] == 2  # nothing changed in memory either
         status, listing = service.request("GET", "/api/games")
@@ -112,7 +117,7 @@ def test_a_moved_data_directory_refuses_writes_and_keeps_what_was_acknowledged(
         data.rename(moved)
         path = f"/api/games/{game['id']}"
         refused_with_503(service, "POST", path + "/actions", {"version": 2, "action": {"pick": 1}})
-        refused_with_503(service, "POST", "/api/games", {"record": ICEHOUSE})
+        refused_with_503(service, "POST", "/api/games", ICEHOUSE)
         code, _, _, err = service.terminate()
     finally:
         service.kill()

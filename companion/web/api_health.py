@@ -12,10 +12,9 @@ n}``) and ``GET /api/health/bundle`` (the diagnostics .zip).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 
@@ -36,21 +35,10 @@ from companion.doctor.probes import (
 )
 from companion.games.base import as_str, check_keys, get
 from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.web.owner import owner_only
 from companion.web.service import json_body, table
 
 blueprint = Blueprint("api_health", __name__, url_prefix="/api/health")
-
-View = TypeVar("View", bound=Callable[..., Any])
-
-
-def owner_only(view: View) -> View:
-    """Mark a view as an owner's action.
-
-    The panel's owner role (issue 21, part A: pairing, ``X-Owner-Token``, 403 for everyone
-    else) is not on this branch yet: until it is, this is where its check goes, and every
-    Health action already passes through here.
-    """
-    return view
 
 
 def current_checks() -> list[Check]:
@@ -93,14 +81,14 @@ def live() -> Response:
 
 
 @blueprint.post("/ring-test")
-@owner_only
+@owner_only("start the ring test")
 def ring_test() -> Response:
     check_keys(json_body(empty={}), "request body", ())
     return jsonify(table().start_ring_test())
 
 
 @blueprint.post("/leds")
-@owner_only
+@owner_only("run the LED test")
 def leds() -> Response:
     body = json_body()
     check_keys(body, "request body", ("show",), ("pixel",))
@@ -108,7 +96,7 @@ def leds() -> Response:
 
 
 @blueprint.get("/bundle")
-@owner_only
+@owner_only("download the diagnostics bundle")
 def bundle() -> Response:
     service = table()
     hardware = service.hardware

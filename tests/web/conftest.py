@@ -114,6 +114,12 @@ def emulated_client(emulated_table: Table, data_dir: Path) -> FlaskClient:
 
 
 @pytest.fixture
+def emulated_owner(emulated_client: FlaskClient, data_dir: Path) -> str:
+    """The ``emulated_client`` fixture, paired as the box's owner (Health's actions)."""
+    return pair_owner(emulated_client, data_dir)
+
+
+@pytest.fixture
 def server(emulated_table: Table, data_dir: Path) -> Iterator[str]:
     """The panel on a real waitress server (a free port, a thread); yields its base URL."""
     import threading

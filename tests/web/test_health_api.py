@@ -7,6 +7,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 
 from companion.table.health import LED_TEST_HOLD_S, HealthDesk
@@ -52,6 +53,7 @@ def test_a_line_low_at_rest_fails_the_rest_check_on_the_running_companion(
     )
 
 
+@pytest.mark.usefixtures("emulated_owner")
 def test_the_ring_test_follows_a_turn_each_way(
     emulated_table: Table, emulated_client: FlaskClient
 ) -> None:
@@ -76,6 +78,7 @@ def test_the_ring_test_follows_a_turn_each_way(
     }
 
 
+@pytest.mark.usefixtures("emulated_owner")
 def test_a_ring_whose_line_never_moves_is_named(
     emulated_table: Table, emulated_client: FlaskClient
 ) -> None:
@@ -97,6 +100,7 @@ def test_a_ring_whose_line_never_moves_is_named(
     )
 
 
+@pytest.mark.usefixtures("emulated_owner")
 def test_an_led_role_is_lit_and_the_strip_goes_back_to_the_game(
     emulated_table: Table, emulated_client: FlaskClient
 ) -> None:
@@ -114,12 +118,14 @@ def test_an_led_role_is_lit_and_the_strip_goes_back_to_the_game(
     assert strip.last_frame == [(0, 0, 0)] * 48
 
 
+@pytest.mark.usefixtures("emulated_owner")
 def test_one_pixel_of_the_chase(emulated_client: FlaskClient) -> None:
     body = emulated_client.post("/api/health/leds", json={"show": "pixel", "pixel": 47}).get_json()
     assert body["led_step"] == {"show": "pixel", "pixel": 47, "of": 48}
     assert [i for i, pixel in enumerate(body["leds"]) if pixel != [0, 0, 0]] == [47]
 
 
+@pytest.mark.usefixtures("emulated_owner")
 def test_bad_led_steps_are_refused_in_json(emulated_client: FlaskClient) -> None:
     assert_error(
         emulated_client.post("/api/health/leds", json={"show": "rainbow"}),
@@ -144,6 +150,7 @@ def test_bad_led_steps_are_refused_in_json(emulated_client: FlaskClient) -> None
     )
 
 
+@pytest.mark.usefixtures("owner")
 def test_without_a_ring_board_the_tests_are_refused_and_the_checks_say_why(
     client: FlaskClient,
 ) -> None:
@@ -161,6 +168,7 @@ def test_without_a_ring_board_the_tests_are_refused_and_the_checks_say_why(
     assert checks[0]["status"] == "warn"
 
 
+@pytest.mark.usefixtures("emulated_owner")
 def test_the_bundle_is_a_zip_made_here_with_the_maps_versions_counters_and_checks(
     emulated_client: FlaskClient,
 ) -> None:

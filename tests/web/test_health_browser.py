@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser import api, phone, serve_emulated, shot
+from tests.web.browser import api, as_owner, phone, serve_emulated, shot
 
 pytestmark = pytest.mark.browser
 
@@ -30,10 +30,12 @@ def served(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-def open_health(browser: Any, base: str) -> Any:
+def open_health(browser: Any, base: str, data: Path) -> Any:
+    """Open the Health page on a phone paired as the owner (its actions need the owner)."""
     from playwright.sync_api import expect
 
     page = phone(browser, base)
+    as_owner(page, base, data)
     page.goto(base + "/")
     page.click("nav >> text=Health")
     expect(page).to_have_url(base + "/health")
@@ -46,11 +48,11 @@ def lit(base: str) -> set[int]:
 
 
 def test_the_health_page_shows_every_check_in_words_and_fits_a_phone(
-    served: str, browser: Any
+    served: str, browser: Any, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
-    page = open_health(browser, served)
+    page = open_health(browser, served, tmp_path / "data")
     checks = page.locator("#checks li")
     expect(checks).to_have_count(8)
     for name in ("leds", "groups", "serial", "pins", "rest", "data", "database", "clock"):
@@ -69,10 +71,12 @@ def test_the_health_page_shows_every_check_in_words_and_fits_a_phone(
     assert page.errors == []
 
 
-def test_the_ring_test_ticks_off_a_ring_turned_one_slot_each_way(served: str, browser: Any) -> None:
+def test_the_ring_test_ticks_off_a_ring_turned_one_slot_each_way(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
-    page = open_health(browser, served)
+    page = open_health(browser, served, tmp_path / "data")
     expect(page.locator("#ring-test-summary")).to_have_text("Not started.")
     page.click("#start-ring-test")
     ring = page.locator('#ring-results li[data-ring="3"]')
@@ -91,10 +95,12 @@ def test_the_ring_test_ticks_off_a_ring_turned_one_slot_each_way(served: str, br
     assert page.errors == []
 
 
-def test_the_led_test_lights_each_role_then_counts_the_chase(served: str, browser: Any) -> None:
+def test_the_led_test_lights_each_role_then_counts_the_chase(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
-    page = open_health(browser, served)
+    page = open_health(browser, served, tmp_path / "data")
     page.click('button[data-role="spokes"]')
     expect(page.locator("#led-step")).to_have_text("Lit: the spokes (16 pixels), white.")
     assert lit(served) == SPOKES
@@ -128,10 +134,12 @@ def test_the_led_test_lights_each_role_then_counts_the_chase(served: str, browse
     assert page.errors == []
 
 
-def test_a_button_press_is_seen_and_the_bundle_downloads(served: str, browser: Any) -> None:
+def test_a_button_press_is_seen_and_the_bundle_downloads(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
-    page = open_health(browser, served)
+    page = open_health(browser, served, tmp_path / "data")
     done = page.locator('#buttons li[data-button="done"]')
     expect(done).to_have_text("waiting “done”: not pressed yet")
     page.click('button[data-press="done"]')

@@ -290,3 +290,15 @@ def test_owner_tokens_and_codes_are_stored_only_as_digests_and_never_logged(
     assert token.encode() not in stored and code.replace("-", "").encode() not in stored
     logged = "\n".join(record.getMessage() for record in caplog.records)
     assert token not in logged and code not in logged
+
+
+def test_a_stranger_cannot_run_the_health_pages_actions(emulated_client: FlaskClient) -> None:
+    client = emulated_client
+    refusals = [
+        (client.post("/api/health/ring-test", json={}), "start the ring test"),
+        (client.post("/api/health/leds", json={"show": "spokes"}), "run the LED test"),
+        (client.get("/api/health/bundle"), "download the diagnostics bundle"),
+    ]
+    for response, what in refusals:
+        assert_error(response, 403, "owner_required", needs_owner(what))
+    assert client.get("/api/health/live").status_code == 200  # looking needs no owner

@@ -9,6 +9,7 @@ store, the sensed rings or the LED strip, so no lock guards the game state.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import logging
 import queue
@@ -72,6 +73,8 @@ CALL_TIMEOUT = 30.0
 """How long a caller waits for the table thread before it is told to try again."""
 RANDOM_SETUP = {"stones": "stones", ICEHOUSE: "path"}
 """Kind -> the setup key of its random layout: a new game given neither gets a random seed."""
+PAGE_SIZE = 20
+"""Games per page of the list (``GET /api/games?page=N``, the home page, live updates)."""
 LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume", "play")
 """Keys of a live ring-board step (a record turn has ``dice`` *and* ``rotations``)."""
 
@@ -456,8 +459,19 @@ class Table:
     # Public API (each method runs on the table thread) ------------------------------------
 
     def list_games(self) -> list[dict[str, JSON]]:
-        """The games here: id, kind, seats, version, over, last change, on the board."""
+        """The newest :data:`PAGE_SIZE` games (the first page): id, kind, seats, version,
+        over, last change, on the board."""
         return self._call(self._list)
+
+    def games_page(self, page: int = 1) -> dict[str, JSON]:
+        """One page of the games here, newest first: ``{"games", "page", "pages", "total"}``.
+
+        A page past the last is empty. :raises RecordError: ``page`` is not a whole number
+        from 1.
+        """
+        if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+            raise RecordError(f"page: expected a whole number from 1, got {page!r}")
+        return self._call(lambda: self._page(page))
 
     def create_game(self, body: dict[str, JSON]) -> dict[str, JSON]:
         """Start a game (``{"kind", "seats", ...options}``) or import one (``{"record"}``).
@@ -740,7 +754,18 @@ class Table:
         return game.actions.pop()
 
     def _list(self) -> list[dict[str, JSON]]:
-        return [self._listing(game) for game in self._games.values()]
+        return self._newest(0)
+
+    def _newest(self, skip: int) -> list[dict[str, JSON]]:
+        """The listing of :data:`PAGE_SIZE` games after the ``skip`` newest (newest first)."""
+        newest = reversed(self._games.values())  # kept in the order they were created
+        return [self._listing(game) for game in itertools.islice(newest, skip, skip + PAGE_SIZE)]
+
+    def _page(self, page: int) -> dict[str, JSON]:
+        total = len(self._games)
+        games = self._newest((page - 1) * PAGE_SIZE) if page <= total else []
+        pages = max(1, -(-total // PAGE_SIZE))
+        return {"games": list(games), "page": page, "pages": pages, "total": total}
 
     def _listing(self, game: Game) -> dict[str, JSON]:
         return {

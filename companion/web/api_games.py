@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 
-from companion.games.base import as_dict, as_int, get
+from companion.games.base import RecordError, as_dict, as_int, get
 from companion.web.owner import owner_only, require_owner
 from companion.web.service import json_body, table
 from companion.web.viewer import host_cookie, keep_token, viewer
@@ -19,7 +19,18 @@ def version_of(body: dict[str, object]) -> int:
 
 @blueprint.get("")
 def list_games() -> Response:
-    return jsonify({"games": table().list_games()})
+    return jsonify(table().games_page(page_number()))
+
+
+def page_number() -> int:
+    """Read ``?page=N`` (1, the newest games, when absent).
+
+    :raises RecordError: ``page: ...`` when it is not a whole number from 1.
+    """
+    text = request.args.get("page", "1")
+    if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
+        raise RecordError(f"page: expected a whole number from 1, got {text[:40]!r}")
+    return int(text)
 
 
 @blueprint.post("")

@@ -17,6 +17,7 @@ from jinja2 import Template
 from companion.games import ENGINES, rings
 from companion.games.base import GameError
 from companion.web.api_boards import find_board, saved_names
+from companion.web.api_games import page_number
 from companion.web.service import table
 from companion.web.viewer import viewer
 from firmware.maps import LED_ROLES
@@ -76,7 +77,8 @@ def page_config() -> dict[str, Any]:
 
 @blueprint.get("/")
 def home() -> str:
-    data = {"games": table().list_games(), "boards": board_names(), "kinds": available_kinds()}
+    listing = table().games_page(page_number())
+    data = {**listing, "boards": board_names(), "kinds": available_kinds()}
     return render_template("home.html", data=data, page=page_config(), seat_colours=SEAT_COLOURS)
 
 

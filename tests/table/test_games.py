@@ -192,12 +192,12 @@ def test_a_restart_rebuilds_every_game_from_its_journal(tmp_path: Path) -> None:
 def test_the_game_list_says_what_each_game_is(table: Table) -> None:
     rings = table.create_game(dict(TWO_SEATS))
     icehouse = table.create_game({"record": ICEHOUSE})
-    listing = table.list_games()
+    listing = table.list_games()  # newest first
     assert [(g["id"], g["kind"], g["seats"], g["version"], g["over"]) for g in listing] == [
-        (rings["id"], "rings", ["Ann", "Bo"], 1, False),
         (icehouse["id"], "icehouse", ["Ann", "Bo", "Cy"], 1, False),
+        (rings["id"], "rings", ["Ann", "Bo"], 1, False),
     ]
-    assert [g["on_board"] for g in listing] == [True, False]
+    assert [g["on_board"] for g in listing] == [False, True]
     assert all(g["updated"].endswith("Z") for g in listing)
 
 

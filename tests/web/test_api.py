@@ -41,7 +41,7 @@ def spec_record(name: str) -> dict[str, object]:
 def test_no_games_lists_an_empty_list(client: FlaskClient) -> None:
     response = client.get("/api/games")
     assert response.status_code == 200
-    assert response.get_json() == {"games": []}
+    assert response.get_json() == {"games": [], "page": 1, "pages": 1, "total": 0}
 
 
 def test_a_new_ring_game_answers_201_at_version_1_with_pegs_on_the_corners(
@@ -198,7 +198,7 @@ def test_an_imported_record_with_an_illegal_turn_is_409_naming_the_turn(
     expected = (SPEC_EXAMPLES / "rings-x1-both-red-rings.error.txt").read_text().strip()
     response = client.post("/api/games", json={"record": record})
     assert_error(response, 409, "illegal", expected)
-    assert client.get("/api/games").get_json() == {"games": []}
+    assert client.get("/api/games").get_json() == {"games": [], "page": 1, "pages": 1, "total": 0}
 
 
 @pytest.mark.usefixtures("owner")

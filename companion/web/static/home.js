@@ -7,10 +7,26 @@
     return (seats || []).map((s) => (typeof s === "string" ? s : s.name)).join(", ");
   }
 
+  // The list is paged, newest first (?page=N); live updates carry the first page.
+  const pages = document.getElementById("pages");
+  const page = Number(pages.dataset.page) || 1;
+
+  function renderPages(answer) {
+    const link = (n, rel, text) => el("a", { class: "button", rel, href: "/?page=" + n, text });
+    pages.replaceChildren(...[
+      answer.page > 1 ? link(answer.page - 1, "prev", "Newer games") : null,
+      el("small", { text: `page ${answer.page} of ${answer.pages} (${answer.total} games)` }),
+      answer.page < answer.pages ? link(answer.page + 1, "next", "More games") : null,
+    ].filter(Boolean));
+    pages.hidden = answer.pages <= 1 && answer.page === 1;
+  }
+
   function render(games) {
     const list = document.getElementById("games");
     list.replaceChildren();
-    if (!games.length) list.append(el("li", { class: "empty", text: "No games yet." }));
+    if (!games.length) {
+      list.append(el("li", { class: "empty", text: page > 1 ? "No games on this page." : "No games yet." }));
+    }
     for (const g of games) {
       const href = "/games/" + encodeURIComponent(g.id);
       list.append(el("li", { "data-id": g.id },
@@ -24,7 +40,11 @@
     }
   }
 
-  const refresh = coalesce(async () => render((await api("GET", "/api/games")).games));
+  const refresh = coalesce(async () => {
+    const answer = await api("GET", "/api/games?page=" + page);
+    render(answer.games);
+    renderPages(answer);
+  });
 
   document.getElementById("games").addEventListener("click", async (event) => {
     const id = event.target.getAttribute && event.target.getAttribute("data-delete");
@@ -124,7 +144,8 @@
 
   live((item) => {
     if ((item.type === "games" || item.type === "state") && Array.isArray(item.games)) {
-      render(item.games);
+      if (page === 1) render(item.games);
+      refresh();  // the page's own games, and how many pages there are now
     }
   });
 })();

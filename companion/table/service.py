@@ -44,6 +44,7 @@ from companion.table.computer import hints as advisor_hints
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
 from companion.table.health import LED_ROLES, LED_SHOWS, HealthDesk, RingTest
 from companion.table.hub import Hub, Subscription
+from companion.table.limits import CreateRate
 from companion.table.owner import OwnerRole
 from companion.table.seats import GameTokens, Viewer, digest
 from companion.table.sensors import (
@@ -203,6 +204,8 @@ class Table:
         self._tokens: dict[str, GameTokens] = {}
         """Per game, the digests of its host and seat tokens (cards played on the panel)."""
         self.hub = Hub(self._snapshot)
+        self.create_rate = CreateRate()
+        """How many games each client created in the last minute (``companion.table.limits``)."""
         self.computer = ComputerSeats(self)
         """The ring board's computer seats (``companion.table.computer``)."""
         self.companion = CompanionSeats(self)
@@ -473,14 +476,27 @@ class Table:
             raise RecordError(f"page: expected a whole number from 1, got {page!r}")
         return self._call(lambda: self._page(page))
 
-    def create_game(self, body: dict[str, JSON]) -> dict[str, JSON]:
+    def create_game(self, body: dict[str, JSON], client: str | None = None) -> dict[str, JSON]:
         """Start a game (``{"kind", "seats", ...options}``) or import one (``{"record"}``).
+
+        ``client`` is the address of a caller whose creations are counted (None: not counted,
+        e.g. the owner).
 
         :raises RecordError: for a malformed body or record (naming the key or step).
         :raises IllegalAction: for a record step the rules refuse (``turn 4: ...``).
         :raises StorageError: when it cannot be saved (nothing is created).
+        :raises TooManyRequests: ``client`` created too many games in the last minute.
         """
-        return self._call(lambda: self._create(body))
+
+        def create() -> dict[str, JSON]:
+            if client is not None:
+                self.create_rate.check(client)
+            answer = self._create(body)
+            if client is not None:
+                self.create_rate.record(client)
+            return answer
+
+        return self._call(create)
 
     def get_game(self, game_id: str, viewer: Viewer | None = None) -> dict[str, JSON]:
         """``{"id", "kind", "version", "state"}``; rings add the live turn to the state.

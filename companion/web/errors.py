@@ -2,10 +2,10 @@
 
 Every refusal the panel gives, whatever raised it, goes through :func:`error_response`:
 malformed input 400, not allowed for this seat 403 (``owner_required`` when only the
-box's owner may), no such thing 404, illegal now or a
-stale version 409, too large 413, storage unable to take a change 503. Anything unexpected
-is logged and answered 500 in the same format (the tests make sure no client input gets
-there).
+box's owner may), no such thing 404, illegal now or a stale version 409, too large 413,
+too many new games from one client 429 (with ``Retry-After``), storage unable to take a
+change 503. Anything unexpected is logged and answered 500 in the same format (the tests
+make sure no client input gets there).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.games.base import IllegalAction, RecordError
 from companion.table import Conflict, Forbidden, NotFound, StorageError, TableError
+from companion.table.limits import TooManyRequests
 from companion.table.owner import OwnerRequired
 from firmware.errors import HardwareError, RequestError
 
@@ -31,6 +32,7 @@ MAPPED: tuple[tuple[type[Exception], int, str], ...] = (
     (IllegalAction, 409, "illegal"),
     (Conflict, 409, "conflict"),
     (StorageError, 503, "storage"),
+    (TooManyRequests, 429, "too_many"),
     (TableError, 409, "conflict"),  # any refusal of the table's not named above
     (RequestError, 404, "not_found"),  # the firmware has no such part (e.g. an unwired button)
     (HardwareError, 503, "hardware"),
@@ -68,7 +70,10 @@ def register(app: Flask) -> None:
     for kind, status, code in MAPPED:
 
         def handler(error: Exception, status: int = status, code: str = code) -> Response:
-            return error_response(status, code, str(error))
+            response = error_response(status, code, str(error))
+            if isinstance(error, TooManyRequests):
+                response.headers["Retry-After"] = str(error.retry_after)
+            return response
 
         app.register_error_handler(kind, handler)
     app.register_error_handler(HTTPException, from_http)

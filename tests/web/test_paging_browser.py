@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.table.service import PAGE_SIZE
-from tests.web.browser import api, phone, serve_emulated, shot
+from tests.web.browser import api, pair_owner, phone, serve_emulated, shot
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +21,9 @@ def test_more_games_shows_the_older_page_and_it_follows_new_games(
     from playwright.sync_api import expect
 
     with serve_emulated(tmp_path / "data") as served:
-        ids = [api(served, "/api/games", ICEHOUSE)["id"] for _ in range(PAGE_SIZE + 3)]
+        # the owner, as more games than one client may create in a minute
+        owner = {"X-Owner-Token": pair_owner(served, tmp_path / "data")}
+        ids = [api(served, "/api/games", ICEHOUSE, owner)["id"] for _ in range(PAGE_SIZE + 3)]
         page = phone(browser, served)
         page.goto(served + "/")
         rows = page.locator("#games li[data-id]")

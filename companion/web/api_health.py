@@ -3,7 +3,8 @@
 ``GET /api/health`` runs every check against the hardware the server holds (emulated or
 real) and this machine's data directory, database and clock, and answers them with the
 ring test's progress, the buttons seen and the LED test's step; ``GET /api/health/live``
-answers only the last three (cheap enough to poll). The ACTIONS are owner-only:
+answers only the last three (cheap enough to poll). The ACTIONS are the box owner's
+(``companion.web.owner``: 403 ``owner_required`` for everyone else):
 ``POST /api/health/ring-test`` (start the guided ring test), ``POST /api/health/leds``
 (``{"show": "spokes"|"entrances"|"bases"|"scores"|"off"}`` or ``{"show": "pixel", "pixel":
 n}``) and ``GET /api/health/bundle`` (the diagnostics .zip).

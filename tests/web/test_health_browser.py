@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser import api, as_owner, phone, serve_emulated, shot
+from tests.web.browser import SHOTS, api, as_owner, phone, serve_emulated, shot
 
 pytestmark = pytest.mark.browser
 
@@ -167,3 +167,26 @@ def test_a_button_press_is_seen_and_the_bundle_downloads(
     expect(page.locator("#bundle-said")).to_contain_text("Downloaded mandala-diagnostics-")
     shot(page, "health-buttons-bundle-360")
     assert page.errors == []
+
+
+def test_a_phone_that_is_not_the_owner_is_told_how_next_to_the_button(
+    served: str, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    page.goto(served + "/health")
+    expect(page.locator("#checks li")).to_have_count(8)  # the checks are for everybody
+    page.click("#start-ring-test")
+    refusal = page.locator("#ring-test .feedback")
+    expect(refusal).to_contain_text("only the box's owner can start the ring test; to become")
+    expect(page.locator("#ring-results li")).to_have_count(0)
+    page.click('button[data-role="spokes"]')
+    expect(page.locator("#led-test .feedback")).to_contain_text(
+        "only the box's owner can run the LED test"
+    )
+    assert lit(served) == set()
+    refusal = page.locator("#led-test .feedback")
+    refusal.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "health-not-owner-360.png"))
+    assert page.errors == []  # a refusal is said, never an unhandled error

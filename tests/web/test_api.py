@@ -468,7 +468,7 @@ def test_every_page_renders_for_a_ring_game(client: FlaskClient) -> None:
     text = page.get_data(as_text=True)
     assert '<svg id="board"' in text
     assert '"name": "Reference layout"' in text or '"name":"Reference layout"' in text
-    for path in ("/calibrate", "/boards/new", "/boards/new?from=nope"):
+    for path in ("/calibrate", "/health", "/boards/new", "/boards/new?from=nope"):
         assert client.get(path).status_code == 200, path
 
 
@@ -478,7 +478,7 @@ def test_a_page_for_an_unknown_game_is_404(client: FlaskClient) -> None:
 
 def test_no_page_or_script_loads_anything_from_another_machine(client: FlaskClient) -> None:
     game = new_game(client)
-    paths = ["/", f"/games/{game['id']}", "/calibrate", "/boards/new"]
+    paths = ["/", f"/games/{game['id']}", "/calibrate", "/health", "/boards/new"]
     static = Path(__file__).resolve().parents[2] / "companion" / "web" / "static"
     texts = [client.get(path).get_data(as_text=True) for path in paths]
     texts += [file.read_text() for file in static.iterdir()]

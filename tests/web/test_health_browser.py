@@ -66,6 +66,12 @@ def test_the_health_page_shows_every_check_in_words_and_fits_a_phone(
     expect(page.locator("#checked")).to_have_text("nothing failed")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scroll
     shot(page, "health-checks-360")
+    tablet = phone(browser, served, size=(1024, 768))
+    tablet.goto(served + "/health")
+    expect(tablet.locator("#checks li")).to_have_count(8)
+    assert tablet.evaluate("document.documentElement.scrollWidth") <= 1024
+    shot(tablet, "health-checks-tablet")
+    assert tablet.errors == []
     page.click("#recheck")
     expect(page.locator("#checked")).to_have_text("nothing failed")
     assert page.errors == []

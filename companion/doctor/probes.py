@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import grp
 import importlib
 import os
 import shutil
@@ -455,12 +454,3 @@ def running_probes(hardware: Any, root: Path = Path("/")) -> Probes:
     lines = RunningLines(hardware.bank, hardware.pin_map)
     emulated = bool(hardware.emulated)
     return _probes(HostFiles(root), lines, RunningStrip(emulated), emulated)
-
-
-def group_names() -> frozenset[str]:
-    """This process's groups by name (for the bundle)."""
-    names = set()
-    for gid in os.getgroups():
-        with contextlib.suppress(KeyError):
-            names.add(grp.getgrgid(gid).gr_name)
-    return frozenset(names)

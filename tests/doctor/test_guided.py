@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -9,39 +10,55 @@ import pytest
 
 from companion.doctor.guided import RingTest, chase_frame, role_frame, role_pixels
 from firmware.emulator import RingTurner
-from firmware.maps import load_led_map, load_pin_map
+from firmware.maps import PinMap, load_led_map, load_pin_map
 from firmware.pins import make_factory
 from firmware.rings import RingBank
 
 WHITE = (255, 255, 255)
 
 
+class Bench:
+    """A ring bank on emulated pins with a turner, and a ring test fed its reports."""
+
+    def __init__(self, pin_map: PinMap) -> None:
+        self.factory = make_factory("mock")
+        self.turner = RingTurner(self.factory, pin_map)
+        self.reports: list[Any] = []
+        self.bank = RingBank(pin_map, 16, self.factory, self.reports.append)
+        self.test = RingTest(pin_map, self.bank.status())
+
+    def ring(self, index: int) -> dict[str, Any]:
+        """What the test says of one ring after every report so far."""
+        self.factory.flush()
+        for report in self.reports:
+            self.test.take(report)
+        self.reports.clear()
+        return self.test.result(self.bank.status())[index]
+
+    def close(self) -> None:
+        self.bank.close()
+        self.factory.close()
+
+
+@pytest.fixture
+def bench() -> Iterator[Bench]:
+    made = Bench(load_pin_map())
+    yield made
+    made.close()
+
+
 def test_with_two_detents_a_slot_one_click_is_not_yet_a_slot() -> None:
     base = load_pin_map()
-    pin_map = replace(base, rings=tuple(replace(r, detents_per_slot=2) for r in base.rings))
-    factory = make_factory("mock")
-    turner = RingTurner(factory, pin_map)
-    reports: list[Any] = []
-    bank = RingBank(pin_map, 16, factory, reports.append)
+    bench = Bench(replace(base, rings=tuple(replace(r, detents_per_slot=2) for r in base.rings)))
     try:
-        test = RingTest(pin_map, bank.status())
-
-        def ring_1() -> dict[str, Any]:
-            factory.flush()
-            for report in list(reports):
-                test.take(report)
-            reports.clear()
-            return test.result(bank.status())[1]
-
-        turner.turn(1, 1)
-        assert (
-            ring_1()["text"]
-            == "ring 1: +1 not yet, −1 not yet, lines A and B both toggled, 0 errors"
+        bench.turner.turn(1, 1)
+        assert bench.ring(1)["text"] == (
+            "ring 1: +1 not yet, −1 not yet, lines A and B both toggled, 0 errors"
         )
-        turner.turn(1, 1)
-        assert ring_1()["plus"] is True
-        turner.turn(1, -2)
-        assert ring_1() == {
+        bench.turner.turn(1, 1)
+        assert bench.ring(1)["plus"] is True
+        bench.turner.turn(1, -2)
+        assert bench.ring(1) == {
             "ring": 1,
             "verdict": "passed",
             "plus": True,
@@ -51,31 +68,31 @@ def test_with_two_detents_a_slot_one_click_is_not_yet_a_slot() -> None:
             "text": "ring 1: +1 ✓, −1 ✓, lines A and B both toggled, 0 errors",
         }
     finally:
-        bank.close()
-        factory.close()
+        bench.close()
 
 
-def test_errors_while_turning_keep_a_ring_from_passing() -> None:
-    pin_map = load_pin_map()
-    factory = make_factory("mock")
-    turner = RingTurner(factory, pin_map)
-    reports: list[Any] = []
-    bank = RingBank(pin_map, 16, factory, reports.append)
-    try:
-        test = RingTest(pin_map, bank.status())
-        turner.turn(2, 1, drop=1)  # a missed edge: one error
-        turner.turn(2, 1)
-        turner.turn(2, -1)
-        factory.flush()
-        for report in reports:
-            test.take(report)
-        ring = test.result(bank.status())[2]
-        assert ring["verdict"] == "failed"
-        assert ring["errors"] == 1
-        assert ring["text"].endswith("1 error (bounce: check the filter, or a loose wheel)")
-    finally:
-        bank.close()
-        factory.close()
+def test_errors_while_turning_keep_a_ring_from_passing(bench: Bench) -> None:
+    bench.turner.turn(2, 1, drop=1)  # a missed edge: one error
+    bench.turner.turn(2, 1)
+    bench.turner.turn(2, -1)
+    ring = bench.ring(2)
+    assert ring["verdict"] == "failed"
+    assert ring["errors"] == 1
+    assert ring["text"].endswith("1 error (bounce: check the filter, or a loose wheel)")
+
+
+def test_a_ring_not_yet_turned_waits_and_the_others_are_not_disturbed(bench: Bench) -> None:
+    bench.turner.turn(0, 1)
+    assert bench.ring(0)["verdict"] == "turning"
+    assert bench.ring(9) == {
+        "ring": 9,
+        "verdict": "waiting",
+        "plus": False,
+        "minus": False,
+        "line_edges": [0, 0],
+        "errors": 0,
+        "text": "ring 9: not turned yet",
+    }
 
 
 def test_each_role_lights_exactly_its_pixels_in_white() -> None:

@@ -23,8 +23,10 @@ Status = Literal["ok", "warn", "fail"]
 SERVICE_USER: Final = "mandala"
 """The account ``systemd/install.sh`` creates and the unit runs as."""
 SERIAL_PINS: Final = frozenset({14, 15})
-SERIAL_CONSOLES: Final = ("serial0", "serial1", "ttyAMA0", "ttyAMA10", "ttyS0")
-"""``console=`` names of the UART on GPIO14/15 (``serial0`` is its alias on every Pi)."""
+SERIAL_CONSOLES: Final = ("serial0", "ttyAMA0", "ttyS0")
+"""``console=`` names of the UART on GPIO14/15: ``serial0`` is its alias on every Pi (the
+mini UART ``ttyS0`` on a Pi 3/4 with Bluetooth, ``ttyAMA0`` otherwise). A Pi 5's
+``ttyAMA10`` is its separate debug connector, not GPIO14/15."""
 SPI_DEVICE: Final = "/dev/spidev0.0"
 PIO_DEVICE: Final = "/dev/pio0"
 LOW_SPACE: Final = 100 * 1024 * 1024

@@ -11,7 +11,7 @@ import importlib
 import time
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, Response, current_app, json, render_template, request, url_for
 from jinja2 import Template
 
 from companion.games import ENGINES, rings
@@ -73,6 +73,39 @@ def ring_setup(game_id: str) -> dict[str, Any]:
 def page_config() -> dict[str, Any]:
     """Return what every page's script needs besides its data."""
     return {"letters": LETTERS, "detents_per_slot": current_app.config.get("DETENTS_PER_SLOT")}
+
+
+#: The home-screen icons in ``static/icons/`` (``tools/icons.py`` draws them).
+ICONS = [
+    ("icons/icon.svg", "any", "image/svg+xml"),
+    ("icons/icon-192.png", "192x192", "image/png"),
+    ("icons/icon-512.png", "512x512", "image/png"),
+]
+
+
+@blueprint.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """Describe the panel to a phone that adds it to its home screen (a web app manifest)."""
+    body = {
+        "name": "Mandala Companion",
+        "short_name": "Mandala",
+        "description": "The board game's bookkeeping: paths, pegs, scores and turns.",
+        "start_url": url_for("pages.home"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f6f4ef",
+        "theme_color": "#23201b",
+        "icons": [
+            {
+                "src": url_for("static", filename=path),
+                "sizes": sizes,
+                "type": kind,
+                "purpose": "any",
+            }
+            for path, sizes, kind in ICONS
+        ],
+    }
+    return Response(json.dumps(body), mimetype="application/manifest+json")
 
 
 @blueprint.get("/")

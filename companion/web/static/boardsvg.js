@@ -94,8 +94,9 @@ const BoardSvg = (() => {
         slots.append(path);
         if (!isBlack && n <= 24) {
           const [x, y] = point(outer - WIDTH / 2, centre);
-          slots.append(node("text", { x: x.toFixed(2), y: (y + 1.2).toFixed(2),
-            "font-size": 3.3, "text-anchor": "middle", fill: INK[ring.colour],
+          /* as tall as the ring allows: about 9 px on a 360 px phone (was 5) */
+          slots.append(node("text", { x: x.toFixed(2), y: (y + 1.9).toFixed(2),
+            "font-size": 5.4, "text-anchor": "middle", fill: INK[ring.colour],
             "pointer-events": "none", "font-weight": 700 }, LETTER[ring.colour]));
         }
         if (slot === 0) {  /* the ring's mark, lined up with the star at zero */
@@ -122,7 +123,8 @@ const BoardSvg = (() => {
     for (let spoke = 0; spoke < n; spoke += 1) {
       const [x, y] = point(R_OUT + 4.5, spoke * step);
       svg.append(node("text", { x: x.toFixed(2), y: (y + 1.4).toFixed(2), "font-size": 4,
-        "text-anchor": "middle", fill: spoke === 0 ? "#b08400" : "#444" },
+        "text-anchor": "middle", fill: spoke === 0 ? "#b08400" : "#444",
+        class: spoke === 0 ? "spoke star" : "spoke" },
         spoke === 0 ? "★" : String(spoke)));
     }
 

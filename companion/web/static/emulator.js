@@ -64,7 +64,8 @@ const Emulator = (() => {
       const mark = name === "off" ? "" : letter(name.replace("dim ", ""));
       return el("span", { class: "led" + (name === "off" ? " off" : ""),
         style: `background:rgb(${r},${g},${b});color:${r + g + b > 380 ? "#000" : "#fff"}`,
-        "data-pixel": i, title: `pixel ${i}: ${name}`, "aria-label": `pixel ${i}: ${name}`,
+        "data-pixel": i, title: `pixel ${i}: ${name}`, role: "img",
+        "aria-label": `pixel ${i}: ${name}`,
         text: name.startsWith("dim") ? mark.toLowerCase() : mark });
     }));
   }

@@ -143,3 +143,8 @@ const Panel = (() => {
 
   return { page, data, el, svg, say, sayError, api, live, coalesce, letter };
 })();
+
+/* A picture that scrolls sideways in its own box on a phone starts at its middle. */
+for (const box of document.querySelectorAll("[data-scroll-centre]")) {
+  box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+}

@@ -107,6 +107,20 @@ def test_the_led_test_lights_each_role_then_counts_the_chase(
     from playwright.sync_api import expect
 
     page = open_health(browser, served, tmp_path / "data")
+    # Each part in turn, by itself: spokes, entrances, bases, score pixels, then the game.
+    page.click("#roles-in-turn")
+    step = page.locator("#led-step")
+    for text, pixels in (
+        ("Lit: the spokes (16 pixels), white.", SPOKES),
+        ("Lit: the entrances (4 pixels), white.", {16, 17, 18, 19}),
+        ("Lit: the bases (4 pixels), white.", {20, 21, 22, 23}),
+        ("Lit: the score pixels (24 pixels), white.", set(range(24, 48))),
+    ):
+        expect(step).to_have_text(text)
+        assert lit(served) == pixels
+    expect(step).to_have_text("Done: spokes, entrances, bases, score pixels were lit in turn.")
+    assert lit(served) == set()
+    # And one part at a time by hand.
     page.click('button[data-role="spokes"]')
     expect(page.locator("#led-step")).to_have_text("Lit: the spokes (16 pixels), white.")
     assert lit(served) == SPOKES

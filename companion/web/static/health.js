@@ -7,6 +7,7 @@
   const ROLE_NAMES = { spokes: "spokes", entrances: "entrances", bases: "bases",
     scores: "score pixels" };
   const CHASE_MS = 500;
+  const ROLE_MS = 2500;
   const count = data.leds.count;
   const roleCount = Object.fromEntries(data.leds.roles);
   let chase = null;
@@ -89,6 +90,7 @@
     if (chase) window.clearInterval(chase);
     chase = null;
     document.getElementById("chase-start").textContent = "Start the chase";
+    document.getElementById("roles-in-turn").textContent = "Light each part in turn";
   }
 
   async function showPixel(next) {
@@ -125,6 +127,26 @@
     draw(await api("POST", "/api/health/ring-test", {}));
     document.getElementById("start-ring-test").textContent = "Start the ring test again";
   }));
+  document.getElementById("roles-in-turn").addEventListener("click", () => {
+    if (chase) { stopChase(); return; }
+    const roles = data.leds.roles.filter(([, lit]) => lit > 0).map(([role]) => role);
+    document.getElementById("roles-in-turn").textContent = "Stop";
+    let next = 0;
+    const step = () => {
+      if (next >= roles.length) {
+        stopChase();
+        leds({ show: "off" }).then(() => {
+          document.getElementById("led-step").textContent =
+            `Done: ${roles.map((role) => ROLE_NAMES[role]).join(", ")} were lit in turn.`;
+        }).catch(() => {});
+        return;
+      }
+      leds({ show: roles[next] }).catch(stopChase);
+      next += 1;
+    };
+    step();
+    chase = window.setInterval(step, ROLE_MS);
+  });
   document.getElementById("chase-start").addEventListener("click", () => {
     if (chase) { stopChase(); return; }
     document.getElementById("chase-start").textContent = "Pause the chase";

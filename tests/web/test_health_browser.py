@@ -71,6 +71,8 @@ def test_the_health_page_shows_every_check_in_words_and_fits_a_phone(
     expect(tablet.locator("#checks li")).to_have_count(8)
     assert tablet.evaluate("document.documentElement.scrollWidth") <= 1024
     shot(tablet, "health-checks-tablet")
+    tablet.emulate_media(color_scheme="dark")
+    shot(tablet, "health-checks-tablet-dark")
     assert tablet.errors == []
     page.click("#recheck")
     expect(page.locator("#checked")).to_have_text("nothing failed")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Final, Literal, Protocol
 
 from firmware.errors import FirmwareError
-from firmware.maps import PinMap, Pull, RingPins, StripConfig, pin_uses
+from firmware.maps import SPI_CHIP_SELECTS, PinMap, Pull, RingPins, StripConfig, pin_uses
 
 Status = Literal["ok", "warn", "fail"]
 
@@ -302,13 +302,23 @@ def check_pins_free(pin_map: PinMap, lines: Lines) -> Check:
     if lines.owner is not None:
         return Check(name, "ok", f"all {len(uses)} ring and button pins are held by {lines.owner}")
     busy: list[str] = []
+    chip_selects = False
     try:
         for key, pin in uses:
             holder = lines.holder(pin)
             if holder is not None:
                 busy.append(f"GPIO{pin} ({key}) is busy, held by {holder}")
+                chip_selects |= pin in SPI_CHIP_SELECTS and "spi" in holder.lower()
     except FirmwareError as error:
         return Check(name, "fail", str(error))
+    if chip_selects:
+        return Check(
+            name,
+            "fail",
+            f"{'; '.join(busy)}: SPI still keeps its chip selects on GPIO7/8; add "
+            "dtoverlay=spi0-0cs to /boot/firmware/config.txt (sudo systemd/install.sh does "
+            "when leds.spi_chip_selects = false) and reboot",
+        )
     if busy:
         return Check(
             name,

@@ -331,3 +331,19 @@ def test_while_the_companion_serves_the_doctor_leaves_its_pins_alone(tmp_path: P
         "check again"
     )
     assert found["database"].startswith("ok   database: ")
+
+
+def test_spi_keeping_its_chip_selects_on_ring_8_says_which_overlay_frees_them(
+    lgpio_kernel: Any,
+) -> None:
+    module = load_standin()
+    module.standin_reset(world(held={8: "spi0 CS0", 7: "spi0 CS1"}))
+    lines = LgpioLines(module)
+    check = check_pins_free(PIN_MAP, lines)
+    lines.close()
+    assert check.line() == (
+        "fail pins: GPIO8 (rings[8].a) is busy, held by 'spi0 CS0'; GPIO7 (rings[8].b) is busy, "
+        "held by 'spi0 CS1': SPI still keeps its chip selects on GPIO7/8; add "
+        "dtoverlay=spi0-0cs to /boot/firmware/config.txt (sudo systemd/install.sh does when "
+        "leds.spi_chip_selects = false) and reboot"
+    )

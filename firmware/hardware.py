@@ -16,8 +16,8 @@ from firmware.buttons import Buttons
 from firmware.emulator import RingTurner
 from firmware.errors import HardwareError
 from firmware.leds import LedStrip, make_strip, self_test
-from firmware.maps import LedMap, PinMap, check_led_map
-from firmware.pins import make_factory
+from firmware.maps import LedMap, PinMap, check_led_map, pin_uses
+from firmware.pins import check_serial_console, make_factory
 from firmware.rings import DEFAULT_SETTLE_MS, RingBank, RingReport
 
 
@@ -70,6 +70,8 @@ class Hardware:
         try:
             factory = make_factory(backend)
             opened.append(factory)
+            if not emulate:  # before a pin is claimed: claiming 14/15 takes them off the UART
+                check_serial_console(pin_uses(pin_map))
             turner = RingTurner(factory, pin_map) if emulate else None
             bank = RingBank(pin_map, spokes, factory, report_ring, settle_ms, offsets)
             opened.append(bank)

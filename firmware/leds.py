@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import collections
 import importlib
+import importlib.util
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -227,13 +229,81 @@ def _pixel_strip(config: StripConfig, pixels: Any) -> PixelStrip:
 
 def _open_neopixel_spi(config: StripConfig) -> LedStrip:
     board, neopixel_spi = _import(config.driver, "board", "neopixel_spi")
-    pixels = neopixel_spi.NeoPixel_SPI(
-        board.SPI(), config.count, pixel_order=config.order, brightness=1.0, auto_write=False
+    try:
+        bus = board.SPI()
+    except FileNotFoundError as error:
+        raise HardwareError(f"leds.driver: {spi_off_message()}") from error
+    except OSError as error:
+        if not os.path.exists(SPI_DEVICE):  # PureIO says "does not exist" as a plain OSError
+            raise HardwareError(f"leds.driver: {spi_off_message()}") from error
+        if isinstance(error, PermissionError):
+            raise HardwareError(
+                f"leds.driver: no permission on {SPI_DEVICE}: add the service user to the spi "
+                "group (systemd/install.sh does), or run it as a user in that group"
+            ) from error
+        raise
+    try:
+        pixels = neopixel_spi.NeoPixel_SPI(
+            bus, config.count, pixel_order=config.order, brightness=1.0, auto_write=False
+        )
+    except BaseException:
+        release_spi(bus)
+        raise
+
+    def write(frame: list[RGB]) -> None:
+        for i, pixel in enumerate(frame):
+            pixels[i] = pixel
+        pixels.show()
+
+    # NeoPixel_SPI.deinit only blanks the strip, which close has just done.
+    return PixelStrip(config, write, lambda: release_spi(bus))
+
+
+SPI_DEVICE: Final = "/dev/spidev0.0"
+"""The device Blinka's ``board.SPI()`` opens (SPI0, chip select 0) on every Pi."""
+
+
+def spi_off_message() -> str:
+    """What to do when the SPI device is missing."""
+    return (
+        f"SPI is off ({SPI_DEVICE} is missing): add dtparam=spi=on to "
+        "/boot/firmware/config.txt (systemd/install.sh does) and reboot"
     )
-    return _pixel_strip(config, pixels)
+
+
+def release_spi(bus: Any) -> None:
+    """Release Blinka's SPI bus and close its ``/dev/spidev`` descriptor.
+
+    ``busio.SPI.deinit`` only drops its object, and ``Adafruit_PureIO``'s SPI has no
+    ``close``: its descriptor would stay open until the process ends.
+    """
+    inner: Any = getattr(getattr(bus, "_spi", None), "_spi", None)
+    handle = getattr(inner, "handle", None)
+    bus.deinit()
+    if isinstance(handle, int):
+        inner.handle = None
+        os.close(handle)
+
+
+PWM_REFUSED: Final = (
+    'leds.driver: the "neopixel" (PWM) driver cannot run under the mandala service: it '
+    'needs root and the rpi_ws281x library ({missing}); use driver = "neopixel-spi" '
+    '(GPIO10, the default) or "pi5" on a Pi 5, or run it by hand as root: '
+    "sudo /opt/mandala/venv/bin/pip install rpi_ws281x, then sudo /opt/mandala/venv/bin/"
+    "mandala serve --config /etc/mandala/config.toml"
+)
+"""The unit runs as the ``mandala`` user with ``NoNewPrivileges``: the PWM driver's
+``/dev/mem`` and DMA are out of its reach, so it is refused before anything is opened."""
 
 
 def _open_neopixel(config: StripConfig) -> LedStrip:
+    missing = []
+    if os.geteuid() != 0:
+        missing.append("not running as root")
+    if importlib.util.find_spec("_rpi_ws281x") is None:
+        missing.append("rpi_ws281x is not installed")
+    if missing:
+        raise HardwareError(PWM_REFUSED.format(missing=", ".join(missing)))
     board, neopixel = _import(config.driver, "board", "neopixel")
     pixels = neopixel.NeoPixel(
         getattr(board, f"D{config.pin}"),
@@ -252,4 +322,6 @@ def _open_pi5(config: StripConfig) -> LedStrip:
     def write(frame: list[RGB]) -> None:
         pi5.neopixel_write(pin, bytearray(encode_frame(frame, config.order)))
 
-    return PixelStrip(config, write, lambda: None)
+    # free_pio gives the RP1's PIO state machine back (the strip stays dark: close has just
+    # sent the all-off frame); without it the next start finds the PIO still claimed.
+    return PixelStrip(config, write, getattr(pi5, "free_pio", lambda: None))

@@ -11,10 +11,12 @@ back in the caller's thread, which hides every race a real Pi has.)
 from __future__ import annotations
 
 import collections
+import importlib
 import logging
 import sys
 import threading
 import time
+from pathlib import Path
 from queue import SimpleQueue
 from typing import Any, Final, Literal
 
@@ -252,6 +254,89 @@ def claim_errors() -> tuple[type[BaseException], ...]:
     return errors
 
 
+SERIAL_CONSOLES: Final = ("serial0", "serial1", "ttyAMA0", "ttyAMA10", "ttyS0")
+"""``console=`` names of the UART on GPIO14/15 (``serial0`` is its alias on every Pi)."""
+SERIAL_PINS: Final = frozenset({14, 15})
+CMDLINE = Path("/proc/cmdline")  # not Final: tests point it at a file of their own
+
+
+def serial_console(cmdline: str) -> str | None:
+    """The serial console the kernel command line turns on (``ttyAMA0``...), or ``None``."""
+    for word in cmdline.split():
+        name = word.removeprefix("console=").split(",")[0]
+        if word.startswith("console=") and name in SERIAL_CONSOLES:
+            return name
+    return None
+
+
+def check_serial_console(uses: list[tuple[str, int]], cmdline: Path | None = None) -> None:
+    """Refuse GPIO14/15 as inputs while the serial console drives them.
+
+    :param uses: the (key, pin) pairs the pin map claims.
+    :param cmdline: the kernel's command line (default :data:`CMDLINE`).
+    :raises HardwareError: naming the key and how to turn the console off.
+    """
+    keys = [key for key, pin in uses if pin in SERIAL_PINS]
+    cmdline = cmdline or CMDLINE
+    try:
+        console = serial_console(cmdline.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return
+    if keys and console is not None:
+        raise HardwareError(
+            f"{keys[0]}: GPIO14/15 carry the serial console (console={console} in {cmdline}): "
+            "turn it off with sudo raspi-config nonint do_serial_cons 1 (or raspi-config, "
+            "Interface Options, Serial Port: login shell no) and reboot"
+        )
+
+
+HEADER_CHIPS: Final = frozenset({"pinctrl-bcm2835", "pinctrl-bcm2711", "pinctrl-rp1"})
+"""The gpiochip labels of the 40-pin header: Pi Zero 2 W/3, Pi 4, Pi 5 (RP1)."""
+GPIO_DEVICES: Final = Path("/dev")
+MAX_CHIPS: Final = 16
+
+
+def header_chip(lgpio: Any, devices: Path = GPIO_DEVICES) -> int:
+    """Find the header's gpiochip by its label, whatever the kernel numbered it.
+
+    A Pi 5 has it as ``gpiochip4`` on kernels before 6.6.45 and ``gpiochip0`` after, and
+    gpiozero only looks for the first on one board type (not the 500 or the CM5).
+
+    :raises HardwareError: when no chip opens (naming the group or the missing device) or
+        none is the header's.
+    """
+    refused: list[int] = []
+    labels: list[str] = []
+    for number in range(MAX_CHIPS):
+        try:
+            handle = lgpio.gpiochip_open(number)
+        except lgpio.error:
+            if (devices / f"gpiochip{number}").exists():
+                refused.append(number)
+            continue
+        try:
+            label = str(lgpio.gpio_get_chip_info(handle)[3])
+        finally:
+            lgpio.gpiochip_close(handle)
+        if label in HEADER_CHIPS:
+            return number
+        labels.append(label)
+    if refused:
+        raise HardwareError(
+            f"pins: no permission on {devices}/gpiochip{refused[0]}: add the service user to "
+            "the gpio group (systemd/install.sh does), or run it as a user in that group"
+        )
+    if labels:
+        raise HardwareError(
+            f"pins: none of the GPIO chips is a Raspberry Pi's header ({', '.join(labels)}): "
+            "is this a Raspberry Pi? (--emulate on a laptop)"
+        )
+    raise HardwareError(
+        f"pins: no GPIO chip ({devices}/gpiochip0 is missing): is this a Raspberry Pi? "
+        "(--emulate on a laptop)"
+    )
+
+
 def make_factory(backend: str) -> Any:
     """Return a gpiozero pin factory for ``backend`` ("mock", "lgpio" or "rpigpio").
 
@@ -280,8 +365,6 @@ def make_factory(backend: str) -> Any:
 
 
 def _open_pi_backend(name: str, module: str, factory: str, remedy: str) -> Any:
-    import importlib
-
     try:
         factory_class = getattr(importlib.import_module(module), factory)
     except ImportError as error:
@@ -294,6 +377,8 @@ def _open_pi_backend(name: str, module: str, factory: str, remedy: str) -> Any:
     if isinstance(library_error, type) and issubclass(library_error, Exception):
         errors += (library_error,)
     try:
+        if name == "lgpio":
+            return factory_class(chip=header_chip(sys.modules["lgpio"]))
         return factory_class()
     except errors as error:
         raise HardwareError(

@@ -14,6 +14,9 @@
 # The commands it runs can be replaced (tests use recording stubs): MANDALA_APT_GET,
 # MANDALA_SYSTEMCTL, MANDALA_USERADD, MANDALA_USERMOD, MANDALA_USERDEL, MANDALA_GROUPADD,
 # MANDALA_PYTHON (makes the venv), MANDALA_PIP (replaces "<venv>/bin/python -m pip").
+# The board is read from /proc/device-tree/model (MANDALA_MODEL_FILE for another file) and
+# the CPU from uname -m (MANDALA_MACHINE): 32-bit Pi OS is refused, a Pi 5 whose pin map
+# says leds.driver = "pi5" gets the "pi5" extra, and every Pi 5 a udev rule for /dev/pio0.
 #
 # Every step is printed as "+ command" before it runs; --dry-run prints the same lines.
 set -euo pipefail
@@ -24,14 +27,14 @@ PACKAGES=(
     python3-venv       # the virtual environment (with ensurepip)
     python3-pip
     python3-lgpio      # the pin backend; from Raspberry Pi OS's archive, seen by the venv
-    python3-spidev     # the SPI device for the neopixel-spi LED driver
-    python3-dev        # headers, for any LED library pip must build on this Python
     avahi-daemon       # mDNS: the panel answers at http://<hostname>.local/
 )
+# Nothing is compiled: the Python libraries come from the package index as wheels only.
+PIP_ONLY_WHEELS=(--only-binary=:all:)
 GROUPS_NEEDED=(gpio spi)
 
 usage() {
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 ROOT=${MANDALA_ROOT:-/}
@@ -83,6 +86,7 @@ CONFIG_DIR=/etc/mandala
 CONFIG=$CONFIG_DIR/config.toml
 DATA_DIR=/var/lib/mandala
 UNIT=/etc/systemd/system/$SERVICE.service
+PIO_RULE=/etc/udev/rules.d/60-mandala-pio.rules
 at() { if [ "$ROOT" = / ]; then printf '%s' "$1"; else printf '%s%s' "$ROOT" "$1"; fi; }
 
 APT_GET=${MANDALA_APT_GET:-apt-get}
@@ -124,14 +128,41 @@ in_group() {
     line=$(grep "^$2:" "$(at /etc/group)" 2>/dev/null || true)
     [[ ",${line##*:}," == *",$1,"* ]]
 }
-# The map's [leds] spi_chip_selects (false = GPIO7/8 are freed for encoders).
-spi_chip_selects() {
-    "$PYTHON" - "$SOURCE/hardware/pins.toml" <<'PY' 2>/dev/null || echo true
+# The pin map in use: the config's pin_map if it names one, else the bundled map.
+pin_map_file() {
+    "$PYTHON" - "$(at "$CONFIG")" "$SOURCE/hardware/pins.toml" <<'PY' 2>/dev/null \
+        || echo "$SOURCE/hardware/pins.toml"
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as f:
+        print(tomllib.load(f).get("pin_map") or sys.argv[2])
+except OSError:
+    print(sys.argv[2])
+PY
+}
+# One [leds] value of the pin map in use ($1 the key, $2 the default), as TOML spells it.
+leds_value() {
+    "$PYTHON" - "$(pin_map_file)" "$1" "$2" <<'PY' 2>/dev/null || echo "$2"
 import sys, tomllib
 with open(sys.argv[1], "rb") as f:
-    leds = tomllib.load(f).get("leds", {})
-print("false" if leds.get("spi_chip_selects", True) is False else "true")
+    value = tomllib.load(f).get("leds", {}).get(sys.argv[2], sys.argv[3])
+print(str(value).lower() if isinstance(value, bool) else value)
 PY
+}
+# The map's [leds] spi_chip_selects (false = GPIO7/8 are freed for encoders).
+spi_chip_selects() { leds_value spi_chip_selects true; }
+# The board's model line, e.g. "Raspberry Pi 4 Model B Rev 1.4" (empty when unknown).
+board_model() {
+    local file
+    for file in "${MANDALA_MODEL_FILE:-$(at /proc/device-tree/model)}" \
+        "$(at /sys/firmware/devicetree/base/model)"; do
+        if [ -r "$file" ]; then tr -d '\0' < "$file"; return; fi
+    done
+}
+is_pi5() { [[ "$(board_model)" =~ Raspberry\ Pi\ (5|500)|Compute\ Module\ 5 ]]; }
+# The pip extra this board needs (README: "On the Pi").
+pi_extra() {
+    if is_pi5 && [ "$(leds_value driver neopixel-spi)" = pi5 ]; then echo pi5; else echo pi; fi
 }
 boot_config() {
     local candidate
@@ -142,6 +173,17 @@ boot_config() {
 
 install_service() {
     say "Installing Mandala Companion from $SOURCE into ${ROOT%/}/ (port $PORT)"
+    local machine extra model
+    machine=${MANDALA_MACHINE:-$(uname -m)}
+    case "$machine" in
+        armv6l|armv7l|armhf|arm)
+            echo "install.sh: this is a 32-bit OS ($machine): flash Raspberry Pi OS Lite" \
+                "(64-bit); the LED libraries have no 32-bit wheels and nothing is compiled" >&2
+            exit 2 ;;
+    esac
+    model=$(board_model)
+    extra=$(pi_extra)
+    say "board: ${model:-unknown (no /proc/device-tree/model)}; Python extra: [$extra]"
 
     say "== system packages"
     run "$APT_GET" update
@@ -189,10 +231,20 @@ install_service() {
         run "$PYTHON" -m venv --clear --system-site-packages "$(at "$VENV")"
     fi
     if [ -n "${MANDALA_PIP:-}" ]; then
-        run "$MANDALA_PIP" install --upgrade --disable-pip-version-check "$SOURCE[pi]"
+        run "$MANDALA_PIP" install --upgrade --disable-pip-version-check \
+            "${PIP_ONLY_WHEELS[@]}" "$SOURCE[$extra]"
     else
         run "$(at "$VENV/bin/python")" -m pip install --upgrade --disable-pip-version-check \
-            "$SOURCE[pi]"
+            "${PIP_ONLY_WHEELS[@]}" "$SOURCE[$extra]"
+    fi
+
+    if is_pi5; then
+        say "== /dev/pio0 for the Pi 5's LED driver (the gpio group may use it)"
+        run install -d -m 0755 "$(at /etc/udev/rules.d)"
+        write_file "$(at "$PIO_RULE")" 0644 <<'RULE'
+# Mandala Companion: the Pi 5's PIO device (the "pi5" LED driver), for the gpio group.
+SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"
+RULE
     fi
 
     say "== the config file"
@@ -260,6 +312,9 @@ uninstall_service() {
         run "$SYSTEMCTL" daemon-reload
     else
         say "no unit $UNIT"
+    fi
+    if [ -f "$(at "$PIO_RULE")" ]; then
+        run rm -f "$(at "$PIO_RULE")"
     fi
     say "== the program"
     if [ -e "$(at "$PREFIX")" ]; then

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sqlite3
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -251,6 +252,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     from companion import service
     from companion.doctor import logbuffer
     from companion.table import Table
+    from companion.table.errors import StorageError
     from companion.web import create_app
     from firmware import HardwareError
     from firmware.hardware import Hardware
@@ -294,6 +296,11 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     except MapError as error:
         table.close()
         raise RecordError(str(error)) from None
+    except (StorageError, sqlite3.Error, OSError) as error:
+        # A database from a newer release, a read-only or damaged file: restarting the
+        # service cannot fix it, so it is one line and exit 2, never a traceback.
+        table.close()
+        raise RecordError(f"data: {' '.join(str(error).split())}") from None
     config = {
         "BOARDS_DIR": boards,
         "DEFAULT_BOARD": options.board,

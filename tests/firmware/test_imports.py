@@ -4,6 +4,7 @@ and choosing a Pi backend there fails with one clear message."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -63,6 +64,11 @@ PROBE = textwrap.dedent(
 )
 
 
+PWM_MISSING = ", ".join(
+    (["not running as root"] if os.geteuid() != 0 else []) + ["rpi_ws281x is not installed"]
+)
+
+
 def run_probe() -> dict[str, object]:
     done = subprocess.run(
         [sys.executable, "-c", PROBE],
@@ -110,7 +116,11 @@ def test_every_module_imports_and_pi_backends_fail_clearly_without_pi_libraries(
         "use --emulate on a laptop",
         "neopixel-spi": f"LED driver 'neopixel-spi' is not available here (No module named "
         f"'board'): {leds}",
-        "neopixel": f"LED driver 'neopixel' is not available here (No module named 'board'): "
-        f"{leds}",
+        # Refused before its libraries are looked for: the service could never run it.
+        "neopixel": 'leds.driver: the "neopixel" (PWM) driver cannot run under the mandala '
+        f"service: it needs root and the rpi_ws281x library ({PWM_MISSING}); use "
+        'driver = "neopixel-spi" (GPIO10, the default) or "pi5" on a Pi 5, or run it by hand as '
+        "root: sudo /opt/mandala/venv/bin/pip install rpi_ws281x, then sudo "
+        "/opt/mandala/venv/bin/mandala serve --config /etc/mandala/config.toml",
         "pi5": f"LED driver 'pi5' is not available here (No module named 'board'): {leds}",
     }

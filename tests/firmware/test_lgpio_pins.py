@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from firmware.buttons import BOUNCE_S, Buttons
 from firmware.errors import HardwareError
-from firmware.maps import PinMap
-from firmware.pins import make_factory
+from firmware.hardware import Hardware
+from firmware.maps import PinMap, load_led_map, pin_uses
+from firmware.pins import check_serial_console, header_chip, make_factory
 from firmware.rings import RingBank, RingReport
 from tests.firmware.helpers import all_rings, wait_for
 from tests.firmware.lgpio_standin import drive, encoder_pins, flush, load_standin, pi_world
@@ -99,10 +101,56 @@ def test_ring_edges_arrive_on_lgpios_one_callback_thread_and_count_a_detent(
         factory.close()
 
 
-def test_a_missing_gpio_chip_is_a_hardware_error(lgpio_kernel: Any) -> None:
+def test_a_missing_gpio_chip_is_one_line_saying_so(lgpio_kernel: Any, tmp_path: Path) -> None:
     load_standin().standin_reset({"chips": []})
-    with pytest.raises(HardwareError, match="cannot open the GPIO chip"):
+    with pytest.raises(HardwareError) as caught:
+        header_chip(load_standin(), tmp_path)
+    assert str(caught.value) == (
+        f"pins: no GPIO chip ({tmp_path}/gpiochip0 is missing): is this a Raspberry Pi? "
+        "(--emulate on a laptop)"
+    )
+    with pytest.raises(HardwareError, match=r"^pins: no GPIO chip"):
         make_factory("lgpio")
+
+
+def test_a_gpio_chip_without_permission_names_the_gpio_group(
+    lgpio_kernel: Any, tmp_path: Path
+) -> None:
+    load_standin().standin_reset(pi_world(access=False))
+    (tmp_path / "gpiochip0").touch()  # the device is there; lgpio cannot open it
+    with pytest.raises(HardwareError) as caught:
+        header_chip(load_standin(), tmp_path)
+    assert str(caught.value) == (
+        f"pins: no permission on {tmp_path}/gpiochip0: add the service user to the gpio group "
+        "(systemd/install.sh does), or run it as a user in that group"
+    )
+
+
+@pytest.mark.parametrize(
+    ("board", "pi5_chip", "chip"), [("pi3", 0, 0), ("pi4", 0, 0), ("pi5", 0, 0), ("pi5", 4, 4)]
+)
+def test_the_factory_opens_the_headers_chip_whatever_the_kernel_numbered_it(
+    lgpio_kernel: Any, board: str, pi5_chip: int, chip: int
+) -> None:
+    load_standin().standin_reset(pi_world(board, pi5_chip=pi5_chip))
+    factory = make_factory("lgpio")
+    try:
+        assert factory.chip == chip
+    finally:
+        factory.close()
+
+
+def test_a_pi_500_on_an_old_kernel_finds_gpiochip4_where_gpiozero_would_open_0(
+    lgpio_kernel: Any,
+) -> None:
+    world = pi_world("pi5", pi5_chip=4)
+    world["revision"] = "d04190"  # Raspberry Pi 500: gpiozero picks chip 4 only for type 0x17
+    load_standin().standin_reset(world)
+    factory = make_factory("lgpio")
+    try:
+        assert factory.chip == 4
+    finally:
+        factory.close()
 
 
 def test_the_stand_in_answers_a_busy_line_as_lgpio_does(lgpio_kernel: Any) -> None:
@@ -196,3 +244,49 @@ def test_a_busy_button_line_names_its_key(lgpio_kernel: Any, pin_map: PinMap) ->
             Buttons(pin_map, factory, lambda name: None)
     finally:
         factory.close()
+
+
+@pytest.mark.parametrize(
+    "cmdline",
+    [
+        "console=serial0,115200 console=tty1 root=PARTUUID=1 rootwait",
+        "coherent_pool=1M console=ttyAMA0,115200 console=tty1",
+        "console=ttyS0,115200 quiet",
+    ],
+)
+def test_the_serial_console_on_ring_pins_14_and_15_refuses_start_up_in_one_line(
+    lgpio_kernel: Any, pin_map: PinMap, tmp_path: Path, cmdline: str
+) -> None:
+    path = tmp_path / "cmdline"
+    path.write_text(cmdline + "\n")
+    with pytest.raises(HardwareError) as caught:
+        check_serial_console(pin_uses(pin_map), path)
+    console = cmdline.split("console=")[1].split(",", maxsplit=1)[0]
+    assert str(caught.value) == (
+        f"rings[5].a: GPIO14/15 carry the serial console (console={console} in {path}): turn "
+        "it off with sudo raspi-config nonint do_serial_cons 1 (or raspi-config, Interface "
+        "Options, Serial Port: login shell no) and reboot"
+    )
+
+
+def test_the_serial_console_is_no_matter_when_14_and_15_are_free_or_it_is_off(
+    pin_map: PinMap, tmp_path: Path
+) -> None:
+    on, off = tmp_path / "on", tmp_path / "off"
+    on.write_text("console=serial0,115200 console=tty1\n")
+    off.write_text("console=tty1 root=PARTUUID=1\n")
+    check_serial_console(pin_uses(pin_map), off)
+    free = [(key, pin) for key, pin in pin_uses(pin_map) if pin not in (14, 15)]
+    check_serial_console(free, on)
+
+
+def test_hardware_open_checks_the_serial_console_before_claiming_a_pin_and_closes_the_chip(
+    lgpio_kernel: Any, pin_map: PinMap, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "cmdline"
+    path.write_text("console=serial0,115200 console=tty1\n")
+    monkeypatch.setattr("firmware.pins.CMDLINE", path)
+    with pytest.raises(HardwareError, match=r"^rings\[5\]\.a: GPIO14/15 carry the serial"):
+        Hardware.open(pin_map, load_led_map(), 16, False, print, print)
+    assert [call for call in lgpio_kernel.calls if call[0].startswith("gpio_claim")] == []
+    assert lgpio_kernel.calls[-1][0] == "gpiochip_close"

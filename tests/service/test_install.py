@@ -164,10 +164,9 @@ PACKAGES = [
     "python3-venv",
     "python3-pip",
     "python3-lgpio",
-    "python3-spidev",
-    "python3-dev",
     "avahi-daemon",
 ]
+PIP = ["pip", "install", "--upgrade", "--disable-pip-version-check", "--only-binary=:all:"]
 
 
 def first_run_calls(root: Path) -> list[list[str]]:
@@ -182,7 +181,7 @@ def first_run_calls(root: Path) -> list[list[str]]:
             "--shell", "/usr/sbin/nologin", "--groups", "gpio,spi",
             "--comment", "Mandala Companion", "mandala",
         ],
-        ["pip", "install", "--upgrade", "--disable-pip-version-check", f"{REPO}[pi]"],
+        [*PIP, f"{REPO}[pi]"],
         ["systemctl", "daemon-reload"],
         ["systemctl", f"--root={root}", "enable", "mandala.service"],
         ["systemctl", "restart", "mandala.service"],
@@ -241,7 +240,7 @@ def test_install_twice_is_idempotent_and_keeps_the_owners_config(installer: Inst
     assert again.calls == [
         ["apt-get", "update"],
         ["apt-get", "install", "-y", "--no-install-recommends", *PACKAGES],
-        ["pip", "install", "--upgrade", "--disable-pip-version-check", f"{REPO}[pi]"],
+        [*PIP, f"{REPO}[pi]"],
         ["systemctl", "daemon-reload"],
         ["systemctl", f"--root={root}", "enable", "mandala.service"],
         ["systemctl", "restart", "mandala.service"],
@@ -390,3 +389,73 @@ def test_a_source_that_is_not_a_checkout_is_refused(installer: Installer, tmp_pa
     run = installer.run(source=tmp_path)
     assert run.status == 2
     assert run.stderr == f"install.sh: --source: not a Mandala Companion checkout: {tmp_path}\n"
+
+
+def write_model(installer: Installer, model: str) -> None:
+    path = installer.path("/proc/device-tree/model")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(model.encode() + b"\0")  # the device tree's string ends in NUL
+
+
+def use_pin_map(installer: Installer, text: str) -> None:
+    pins = installer.path("/etc/mandala/pins.toml")
+    pins.parent.mkdir(parents=True, exist_ok=True)
+    pins.write_text(text)
+    installer.path("/etc/mandala/config.toml").write_text(f'pin_map = "{pins}"\n')
+
+
+def test_a_pi_4_gets_the_pi_extra_from_wheels_only(installer: Installer) -> None:
+    write_model(installer, "Raspberry Pi 4 Model B Rev 1.4")
+    run = installer.run()
+    assert run.status == 0, run.stderr
+    assert "board: Raspberry Pi 4 Model B Rev 1.4; Python extra: [pi]" in run.stdout
+    assert [*PIP, f"{REPO}[pi]"] in run.calls
+    assert not installer.path("/etc/udev/rules.d/60-mandala-pio.rules").exists()
+
+
+def test_a_pi_5_with_the_pio_driver_gets_the_pi5_extra_and_the_pio_udev_rule(
+    installer: Installer,
+) -> None:
+    write_model(installer, "Raspberry Pi 5 Model B Rev 1.0")
+    pwm = (REPO / "hardware" / "pins-pwm.toml").read_text()
+    use_pin_map(installer, pwm.replace('driver = "neopixel"', 'driver = "pi5"'))
+    run = installer.run()
+    assert run.status == 0, run.stderr
+    assert "Python extra: [pi5]" in run.stdout
+    assert [*PIP, f"{REPO}[pi5]"] in run.calls
+    rule = installer.path("/etc/udev/rules.d/60-mandala-pio.rules").read_text()
+    assert 'SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"' in rule.splitlines()
+    removed = installer.run("--uninstall")
+    assert removed.status == 0, removed.stderr
+    assert not installer.path("/etc/udev/rules.d/60-mandala-pio.rules").exists()
+
+
+def test_a_pi_5_with_the_spi_strip_gets_the_plain_pi_extra(installer: Installer) -> None:
+    write_model(installer, "Raspberry Pi 5 Model B Rev 1.0")
+    run = installer.run()
+    assert run.status == 0, run.stderr
+    assert [*PIP, f"{REPO}[pi]"] in run.calls
+    assert installer.path("/etc/udev/rules.d/60-mandala-pio.rules").exists()
+
+
+def test_a_32_bit_os_is_refused_in_one_line_before_anything_is_installed(
+    installer: Installer,
+) -> None:
+    os.environ["MANDALA_MACHINE"] = "armv7l"
+    try:
+        run = installer.run()
+    finally:
+        del os.environ["MANDALA_MACHINE"]
+    assert run.status == 2
+    assert run.calls == []
+    assert run.stderr.splitlines() == [
+        "install.sh: this is a 32-bit OS (armv7l): flash Raspberry Pi OS Lite (64-bit); the "
+        "LED libraries have no 32-bit wheels and nothing is compiled"
+    ]
+
+
+def test_the_pi_extra_brings_gpiod_and_leaves_the_pi5_driver_to_its_own_extra() -> None:
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    pi = [req.split(">")[0] for req in extras["optional-dependencies"]["pi"]]
+    assert "gpiod" in pi  # Blinka 10's `import board` needs it; its installer is off
+    assert "adafruit-blinka-raspberry-pi5-neopixel" not in pi  # aarch64-only, Pi 5 only

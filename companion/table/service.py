@@ -37,7 +37,7 @@ from companion.games.base import (
     as_str,
     get,
 )
-from companion.table import cards_view, leds, live, stones_view
+from companion.table import cards_view, colours, leds, live, stones_view
 from companion.table.cards_companion import COMPANION, CompanionSeats, with_companion
 from companion.table.computer import ComputerSeats, check_seats
 from companion.table.computer import hints as advisor_hints
@@ -466,6 +466,24 @@ class Table:
         over, last change, on the board."""
         return self._call(self._list)
 
+    def player_colours(self) -> dict[str, str]:
+        """Each player's colour as their earliest ring-board game gave it (the new-game
+        form offers it again; see ``companion.table.colours``)."""
+        return self._call(self._known_colours)
+
+    def seat_colours(self, game_id: str) -> dict[str, str]:
+        """The colour each seat of a game shows, by name (as in the games list).
+
+        :raises NotFound: no such game.
+        """
+
+        def find() -> dict[str, str]:
+            game = self._find(game_id)
+            chosen = colours.seat_colours(self._seat_colours(game), self._known_colours())
+            return dict(zip(game.seat_names(), chosen, strict=False))
+
+        return self._call(find)
+
     def games_page(self, page: int = 1) -> dict[str, JSON]:
         """One page of the games here, newest first: ``{"games", "page", "pages", "total"}``.
 
@@ -775,7 +793,11 @@ class Table:
     def _newest(self, skip: int) -> list[dict[str, JSON]]:
         """The listing of :data:`PAGE_SIZE` games after the ``skip`` newest (newest first)."""
         newest = reversed(self._games.values())  # kept in the order they were created
-        return [self._listing(game) for game in itertools.islice(newest, skip, skip + PAGE_SIZE)]
+        known = self._known_colours()
+        return [
+            self._listing(game, known)
+            for game in itertools.islice(newest, skip, skip + PAGE_SIZE)
+        ]
 
     def _page(self, page: int) -> dict[str, JSON]:
         total = len(self._games)
@@ -783,17 +805,35 @@ class Table:
         pages = max(1, -(-total // PAGE_SIZE))
         return {"games": list(games), "page": page, "pages": pages, "total": total}
 
-    def _listing(self, game: Game) -> dict[str, JSON]:
-        return {
+    def _known_colours(self) -> dict[str, str]:
+        """Each player's colour from their earliest ring-board game (``colours``)."""
+        games = self._games.values()
+        return colours.known_colours((game.created, self._seat_colours(game)) for game in games)
+
+    @staticmethod
+    def _seat_colours(game: Game) -> list[tuple[str, str | None]]:
+        """Each seat's name and the colour its record gives it (ring-board seats only)."""
+        if game.kind == RINGS and game.error is None:
+            return [(str(seat.name), str(seat.colour)) for seat in game.state.seats]
+        return [(name, None) for name in game.seat_names()]
+
+    def _listing(self, game: Game, known: dict[str, str]) -> dict[str, JSON]:
+        listing: dict[str, JSON] = {
             "id": game.id,
             "kind": game.kind,
             "seats": game.seat_names(),
             "version": game.version,
             "over": game.over,
+            "created": iso(game.created),
             "updated": iso(game.updated),
             "on_board": game.id == self._active,
             "error": game.error,
+            "colours": colours.seat_colours(self._seat_colours(game), known),
         }
+        if game.error is None:  # who is to move or won, and the score, as a family reads it
+            summary = game.engine.summary(game.state)
+            listing.update((key, summary.get(key)) for key in ("to_move", "winner", "scores"))
+        return listing
 
     def _resolve_board(self, setup: dict[str, JSON]) -> dict[str, JSON]:
         """Inline a ring board named in the owner's boards directory (so it replays anywhere)."""

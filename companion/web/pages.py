@@ -16,6 +16,8 @@ from jinja2 import Template
 
 from companion.games import ENGINES, rings
 from companion.games.base import GameError
+from companion.table import NotFound
+from companion.table.colours import PALETTE
 from companion.web.api_boards import find_board, saved_names
 from companion.web.api_games import page_number
 from companion.web.service import table
@@ -34,10 +36,30 @@ LETTERS = {
     "orange": "O",
     "purple": "P",
     "cyan": "C",
+    "pink": "I",
+    "lime": "L",
+    "teal": "T",
     "white": "W",
     "black": "K",
 }
-SEAT_COLOURS = rings.SEAT_COLOURS
+SEAT_COLOURS = PALETTE
+"""The colours a ring-board seat may pick on the new-game form (every player colour)."""
+KIND_NAMES = {
+    "rings": "Ring board (1983)",
+    "icehouse": "Icehouse Mandala",
+    "cards": "Mandala card game",
+    "stones": "Mandala Stones",
+}
+"""Each game kind as the home page names it."""
+SEAT_LIMITS: dict[str, Any] = {
+    "rings": {"standard": [2, 4], "two-bases": [2, 2], "solo": [1, 1]},
+    "icehouse": [2, 5],
+    "cards": [2, 2],
+    "stones": [2, 4],
+}
+"""How many players each game (and ring-board variant) takes: the new-game form's rows."""
+
+
 
 
 def available_kinds() -> list[str]:
@@ -111,13 +133,24 @@ def manifest() -> Response:
 @blueprint.get("/")
 def home() -> str:
     listing = table().games_page(page_number())
-    data = {**listing, "boards": board_names(), "kinds": available_kinds()}
+    data = {
+        **listing,
+        "boards": board_names(),
+        "kinds": available_kinds(),
+        "kind_names": KIND_NAMES,
+        "seat_limits": SEAT_LIMITS,
+        "player_colours": table().player_colours(),
+        "palette": list(PALETTE),
+    }
     return render_template("home.html", data=data, page=page_config(), seat_colours=SEAT_COLOURS)
 
 
 @blueprint.get("/games/<game_id>")
-def game(game_id: str) -> str:
-    answer = table().get_game(game_id, viewer(game_id))
+def game(game_id: str) -> str | tuple[str, int]:
+    try:
+        answer = table().get_game(game_id, viewer(game_id))
+    except NotFound:  # a page, with a way home (the API answers its JSON)
+        return render_template("missing.html", data={"id": game_id}, page=page_config()), 404
     kind = answer.get("kind")
     if kind == "rings":
         data = {"game": answer, **ring_setup(game_id), "rings": table().board()}
@@ -126,7 +159,8 @@ def game(game_id: str) -> str:
     # and fetches anything more through the API); the generic page serves the rest.
     pages: list[str | Template] = [f"{kind}.html"] if kind in ENGINES else []
     pages.append("game.html")
-    return render_template(pages, data={"game": answer}, page=page_config())
+    data = {"game": answer, "colours": table().seat_colours(game_id)}
+    return render_template(pages, data=data, page=page_config())
 
 
 @blueprint.get("/calibrate")

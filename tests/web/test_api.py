@@ -472,8 +472,15 @@ def test_every_page_renders_for_a_ring_game(client: FlaskClient) -> None:
         assert client.get(path).status_code == 200, path
 
 
-def test_a_page_for_an_unknown_game_is_404(client: FlaskClient) -> None:
-    assert_error(client.get("/games/nope"), 404, "not_found", "no game 'nope'")
+def test_a_page_for_an_unknown_game_is_a_404_page_with_a_way_home(client: FlaskClient) -> None:
+    page = client.get("/games/nope")
+    assert page.status_code == 404
+    assert page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    assert "There is no game <strong>nope</strong> on this companion." in text
+    assert '<a class="button primary" id="home-link" href="/">Back to the games</a>' in text
+    # the API keeps its JSON
+    assert_error(client.get("/api/games/nope"), 404, "not_found", "no game 'nope'")
 
 
 def test_no_page_or_script_loads_anything_from_another_machine(client: FlaskClient) -> None:

@@ -75,11 +75,11 @@ def test_a_two_seat_game_played_with_the_emulated_rings(served: str, browser: An
     page.goto(served + "/")
     page.select_option("#kind", "rings")
     page.select_option("#board", "open16")
-    page.fill("#seed", "7")
+    expect(page.locator("#seed")).to_be_hidden()  # the ring board has no random layout
     seats = page.locator("#seats .seat")
     seats.nth(0).locator("[name=seat-name]").fill("Ann")
     seats.nth(1).locator("[name=seat-name]").fill("Bo")
-    seats.nth(1).locator("[name=seat-corner]").select_option("1")
+    seats.nth(1).locator('[name=seat-corner] [data-corner="1"]').click()
     seats.nth(1).locator("[name=seat-colour]").select_option("purple")
     shot(page, "01-home-new-game")
     page.click("#new-game button[type=submit]")

@@ -64,6 +64,7 @@ def test_a_person_plays_after_the_computer_seats_announced_turn(
         # The person: roll, hints shown unasked (Bo turned them on), turn the rings, confirm.
         page.click("#roll")
         # the advisor's three, options that differ only in a ring's direction as one line
+        expect(page.locator("#hints-list li").first).to_be_visible()  # the dice are in
         options = api(base, f"/api/games/{game_id}/hints")["options"]
         assert len(options) == 3
         lines = {

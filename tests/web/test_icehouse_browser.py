@@ -69,6 +69,7 @@ def test_a_new_icehouse_game_from_home_draws_the_seeds_layout_outermost_first(
     expect(page.locator("#rings-options")).to_be_hidden()
     expect(page.locator("#seats .seat").first.locator("[name=seat-corner]")).to_be_hidden()
     page.fill("#seed", "7")
+    page.click("#add-seat")  # two players to start with; Cy is a third
     seats = page.locator("#seats .seat [name=seat-name]")
     for i, name in enumerate(["Ann", "Bo", "Cy"]):
         seats.nth(i).fill(name)

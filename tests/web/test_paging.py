@@ -63,7 +63,7 @@ def test_live_items_and_the_first_state_carry_the_first_page(
 
 
 def listed(html: str) -> list[str]:
-    return re.findall(r'<li data-id="([0-9a-f]+)">', html)
+    return re.findall(r'<li class="game-card" data-id="([0-9a-f]+)">', html)
 
 
 def test_the_home_page_shows_one_page_and_links_to_the_next(

@@ -7,6 +7,7 @@ because the game moved on says so in a line), the ring turn (no preview before t
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -156,4 +157,153 @@ def test_one_detent_a_slot_gives_one_button_each_way_next_to_the_dice(
     lit = page.locator("#leds .led:not(.off)")
     expect(lit.first).to_have_attribute("title", re.compile(r"^pixel \d+: (dim )?\w+$"))
     expect(lit.first).not_to_have_text("")
+    assert page.errors == []
+
+
+def below(page: Any, control: str, message: str) -> float:
+    """How far below ``control`` the message starts (px); both must be in the viewport."""
+    assert in_viewport(page, message), f"{message} is outside the viewport"
+    assert in_viewport(page, control), f"{control} is outside the viewport"
+    top = page.locator(message).bounding_box()["y"]
+    box = page.locator(control).bounding_box()
+    return float(top - (box["y"] + box["height"]))
+
+
+def test_home_shows_each_game_as_a_card_a_family_can_tell_apart(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    from tests.conftest import SPEC_EXAMPLES
+
+    finished = json.loads(
+        (SPEC_EXAMPLES / "rings-07-win-by-snipe-stops-turn.record.json").read_text()
+    )
+    api(served, "/api/games", {"record": finished})
+    new_game(served)
+    ice = api(served, "/api/games", {"kind": "icehouse", "seats": ["Cy", "Ann"], "seed": 3})
+    page = phone(browser, served)
+    page.goto(served + "/")
+    cards = page.locator("#games .game-card")
+    expect(cards).to_have_count(2)
+    # newest first, named as a family knows them, whose turn, the score, no "version"
+    expect(cards.nth(0)).to_have_attribute("data-id", ice["id"])
+    expect(cards.nth(0).locator(".resume")).to_have_text("Icehouse Mandala · Cy's turn")
+    expect(cards.nth(1).locator(".resume")).to_have_text("Ring board (1983) · Ann's turn")
+    expect(cards.nth(1).locator('[data-player="Bo"] .score')).to_have_text("0")
+    expect(cards.nth(1).locator(".when")).to_contain_text(re.compile(r"started today \d"))
+    expect(cards.nth(1).locator(".when")).to_contain_text(re.compile(r"last move \d+ s ago"))
+    expect(page.locator("#games")).not_to_contain_text("version")
+    # one colour per player: Ann is orange in the ring game (corner 1) and in Icehouse too
+    ann = cards.nth(1).locator('[data-player="Ann"] .dot')
+    expect(ann).to_have_attribute("title", "Ann: orange")
+    expect(ann).to_have_text("A")  # never colour alone
+    expect(cards.nth(0).locator('[data-player="Ann"] .dot')).to_have_attribute(
+        "title", "Ann: orange"
+    )
+    colours = api(served, "/api/games")["games"]
+    assert {g["id"]: g["colours"] for g in colours}[ice["id"]][1] == "orange"
+    # finished games apart, with who won
+    done = page.locator("#finished .game-card")
+    expect(done).to_have_count(1)
+    expect(done.locator(".resume")).to_contain_text("Ann won")
+    shot(page, "i22a-home-cards")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    shot(page, "i22a-home-cards-tablet")
+    page.set_viewport_size({"width": 360, "height": 740})
+    # delete asks on the card, not in a browser dialog
+    page.on("dialog", lambda dialog: (_ for _ in ()).throw(AssertionError(dialog.message)))
+    cards.nth(0).locator("[data-delete]").click()
+    expect(cards.nth(0).locator(".confirm-delete")).to_contain_text("Delete this game for good?")
+    cards.nth(0).locator("text=Keep it").click()
+    expect(page.locator(".confirm-delete")).to_have_count(0)
+    cards.nth(0).locator("[data-delete]").click()
+    page.locator("[data-delete-yes]").click()
+    expect(cards).to_have_count(1)
+    assert [g["id"] for g in api(served, "/api/games")["games"]].count(ice["id"]) == 0
+    assert page.errors == []
+
+
+def test_the_new_game_form_offers_exactly_the_seats_the_game_allows(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    page.goto(served + "/")
+    page.select_option("#kind", "rings")
+    rows = page.locator("#seats .seat")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator(".seat-title")).to_have_text("Player 1")
+    expect(page.locator("#seed")).to_be_hidden()
+    page.click("#add-seat")
+    page.click("#add-seat")
+    expect(rows).to_have_count(4)
+    expect(page.locator("#add-seat")).to_be_hidden()  # the standard game takes 2 to 4
+    expect(page.locator("#seat-rule")).to_have_text("Ring board (1983): 2 to 4 players")
+    shot(page, "i22a-new-game-four")
+    page.select_option("#variant", "solo")
+    expect(rows).to_have_count(1 + 1)  # Bo's row keeps its name: Start will say so
+    page.select_option("#variant", "standard")
+    expect(page.locator(".remove-seat:visible")).to_have_count(0)  # no fewer than 2
+    page.click("#add-seat")
+    rows.nth(0).locator(".remove-seat").click()
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator("[name=seat-name]")).to_have_value("Bo")
+    expect(rows.nth(0).locator(".seat-title")).to_have_text("Player 1")
+    page.select_option("#kind", "cards")
+    expect(rows).to_have_count(2)
+    expect(page.locator("#add-seat")).to_be_hidden()
+    page.select_option("#kind", "icehouse")
+    expect(page.locator("#add-seat")).to_be_visible()
+    expect(page.locator("#seed")).to_be_visible()
+    assert page.errors == []
+
+
+def test_start_with_a_taken_corner_says_whose_it_is_next_to_start(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    page.goto(served + "/")
+    page.select_option("#kind", "rings")
+    rows = page.locator("#seats .seat")
+    page.click("#add-seat")
+    rows.nth(2).locator("[name=seat-name]").fill("Cy")
+    rows.nth(2).locator('[data-corner="0"]').click()  # Ann's corner
+    page.click("#new-game button[type=submit]")
+    line = page.locator("#new-game .feedback")
+    expect(line).to_have_text("Cy: corner 1 (top right) is already Ann's: tap a free corner.")
+    assert 0 <= below(page, "#new-game button[type=submit]", "#new-game .feedback") < 40
+    shot(page, "i22a-new-game-taken-corner")
+    # too many seats for the variant: named rows stay and Start says what to do
+    rows.nth(2).locator('[data-corner="3"]').click()
+    page.select_option("#variant", "two-bases")
+    page.click("#new-game button[type=submit]")
+    expect(line).to_have_text(
+        "The two-bases game takes 2 players; there are 3: remove a player or pick another variant."
+    )
+    assert 0 <= below(page, "#new-game button[type=submit]", "#new-game .feedback") < 40
+    assert page.url.endswith("/")
+    assert page.errors == []
+
+
+def test_a_missing_game_is_a_page_with_a_way_home(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    answer = page.goto(served + "/games/gone1234")
+    assert answer is not None and answer.status == 404
+    expect(page.locator("h1")).to_have_text("This game is not here")
+    shot(page, "i22a-missing-game")
+    page.click("#home-link")
+    page.wait_for_url(served + "/")
+    expect(page.locator("#new-game")).to_be_visible()
     assert page.errors == []

@@ -1,10 +1,66 @@
-/* Home: the games here (resume, export, delete), a new game, an import. */
+/* Home: the games here as cards (players and their colours, whose turn or who won, the
+   score, when it started and last moved; finished games apart), a new game with exactly the
+   seats the game allows, an import. */
 "use strict";
 (() => {
-  const { el, api, live, say, coalesce } = Panel;
+  const { el, api, live, say, sayError, coalesce, data } = Panel;
+  const KIND = data.kind_names || {};
+  const FILL = { orange: "#f08a00", purple: "#8e3fbf", cyan: "#00a5b5", white: "#f4f4f4",
+    pink: "#e0559a", lime: "#8bc34a", teal: "#00897b" };
+  let players = Object.assign({}, data.player_colours || {});
 
-  function seatNames(seats) {
-    return (seats || []).map((s) => (typeof s === "string" ? s : s.name)).join(", ");
+  /* ---- the games ---- */
+  function dot(name, colour) {
+    return el("span", { class: "dot", style: `background:${FILL[colour] || colour}`,
+      title: `${name}: ${colour}`, text: name.slice(0, 1).toUpperCase() });
+  }
+
+  function stateLine(g) {
+    if (g.error) return "cannot be read: " + g.error;
+    if (g.over) return g.winner ? `${g.winner} won` : "over: a draw";
+    return g.to_move ? `${g.to_move}'s turn` : "in play";
+  }
+
+  function gameCard(g) {
+    const href = "/games/" + encodeURIComponent(g.id);
+    const colours = g.colours || [];
+    const scores = g.scores || {};
+    const people = (g.seats || []).map((name, i) => el("span", {
+      class: "player" + (g.to_move === name ? " turn" : "") + (g.winner === name ? " won" : ""),
+      "data-player": name },
+      dot(name, colours[i] || "white"), el("span", { text: name }),
+      name in scores ? el("strong", { class: "score", text: String(scores[name]) }) : null));
+    return el("li", { class: "game-card", "data-id": g.id },
+      el("a", { class: "resume", href }, el("strong", { text: KIND[g.kind] || g.kind }),
+        el("span", { class: "state", text: " · " + stateLine(g) })),
+      el("div", { class: "players" }, ...people),
+      el("small", { class: "when", "data-created": g.created, "data-updated": g.updated,
+        text: when(g) }),
+      el("span", { class: "row actions", "data-feedback": true },
+        el("a", { class: "button", href, text: g.over ? "Open" : "Resume" }),
+        el("a", { class: "button", href: href.replace("/games/", "/api/games/") + "/record",
+          download: true, text: "Export" }),
+        el("button", { type: "button", class: "danger", "data-delete": g.id, text: "Delete" })));
+  }
+
+  function clock(iso) {
+    const at = new Date(iso);
+    if (Number.isNaN(at.getTime())) return "";
+    const today = new Date().toDateString() === at.toDateString();
+    const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    return today ? `today ${time}` : `${at.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
+  }
+
+  function ago(iso) {
+    const seconds = Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000));
+    if (seconds < 60) return `${seconds} s ago`;
+    if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
+    if (seconds < 86400) return `${Math.round(seconds / 3600)} h ago`;
+    return `${Math.round(seconds / 86400)} days ago`;
+  }
+
+  function when(g) {
+    return `started ${clock(g.created)} · last move ${ago(g.updated)}`;
   }
 
   // The list is paged, newest first (?page=N); live updates carry the first page.
@@ -22,23 +78,29 @@
   }
 
   function render(games) {
+    // newest first (the table lists them in the order they were made: later wins a tie)
+    const newest = games.map((g, i) => [g, i]).sort(([a, i], [b, j]) =>
+      String(b.created).localeCompare(String(a.created)) || j - i).map(([g]) => g);
+    const playing = newest.filter((g) => !g.over);
+    const finished = newest.filter((g) => g.over);
     const list = document.getElementById("games");
-    list.replaceChildren();
-    if (!games.length) {
-      list.append(el("li", { class: "empty", text: page > 1 ? "No games on this page." : "No games yet." }));
+    list.replaceChildren(...playing.map(gameCard));
+    if (!playing.length) {
+      list.append(el("li", { class: "empty", text: page > 1 ? "No game in play on this page." :
+        games.length ? "No game in play." : "No games yet." }));
     }
+    document.getElementById("finished").replaceChildren(...finished.map(gameCard));
+    document.getElementById("finished-title").hidden = !finished.length;
     for (const g of games) {
-      const href = "/games/" + encodeURIComponent(g.id);
-      list.append(el("li", { "data-id": g.id },
-        el("a", { class: "resume", href, text: g.kind + ": " + seatNames(g.seats) }),
-        el("small", { text: (g.over ? "over" : "in play") + " · version " + g.version }),
-        el("span", { class: "row" },
-          el("a", { class: "button", href, text: "Resume" }),
-          el("a", { class: "button", href: href.replace("/games/", "/api/games/") + "/record",
-            download: true, text: "Export" }),
-          el("button", { type: "button", class: "danger", "data-delete": g.id, text: "Delete" }))));
+      (g.seats || []).forEach((name, i) => { if (g.colours && !(name in players)) players[name] = g.colours[i]; });
     }
   }
+
+  window.setInterval(() => {
+    for (const small of document.querySelectorAll(".game-card .when")) {
+      small.textContent = when({ created: small.dataset.created, updated: small.dataset.updated });
+    }
+  }, 10000);
 
   const refresh = coalesce(async () => {
     const answer = await api("GET", "/api/games?page=" + page);
@@ -46,26 +108,134 @@
     renderPages(answer);
   });
 
-  document.getElementById("games").addEventListener("click", async (event) => {
-    const id = event.target.getAttribute && event.target.getAttribute("data-delete");
-    if (!id || !window.confirm("Delete this game? It cannot be brought back.")) return;
-    try {
-      await api("DELETE", "/api/games/" + encodeURIComponent(id));
-    } catch (error) { return; /* shown */ }
-    say("Game deleted.", "ok");
-    refresh();
+  /* Delete asks on the card itself, not in a browser dialog. */
+  function askDelete(card, id) {
+    const actions = card.querySelector(".actions");
+    actions.hidden = true;
+    const ask = el("div", { class: "row confirm-delete", "data-feedback": true, role: "group",
+      "aria-label": "delete this game?" },
+      el("span", { text: "Delete this game for good? It cannot be brought back." }),
+      el("button", { type: "button", class: "danger", "data-delete-yes": id, text: "Delete it",
+        onclick: async () => {
+          try {
+            await api("DELETE", "/api/games/" + encodeURIComponent(id));
+            say("Game deleted.", "ok", null);
+            refresh();
+          } catch (error) { /* shown next to the button */ }
+        } }),
+      el("button", { type: "button", text: "Keep it",
+        onclick: () => { ask.remove(); actions.hidden = false; } }));
+    actions.after(ask);
+  }
+
+  for (const id of ["games", "finished"]) {
+    document.getElementById(id).addEventListener("click", (event) => {
+      const target = event.target.closest && event.target.closest("[data-delete]");
+      if (target) askDelete(target.closest(".game-card"), target.getAttribute("data-delete"));
+    });
+  }
+
+  /* ---- a new game: the seats the game allows ---- */
+  const kind = document.getElementById("kind");
+  const variant = document.getElementById("variant");
+  const ringsOptions = document.getElementById("rings-options");
+  const rows = document.getElementById("seats");
+  const template = document.getElementById("seat-row");
+  const DEFAULT_NAMES = ["Ann", "Bo"];
+
+  function limits() {
+    const rule = (data.seat_limits || {})[kind.value] || [1, 5];
+    return Array.isArray(rule) ? rule : rule[variant.value] || [1, 4];
+  }
+
+  /* The colour a new name gets (as companion/table/colours.py picks it). */
+  function stablePick(name) {
+    let digest = 0x811c9dc5;
+    for (const byte of new TextEncoder().encode(name.trim().toLowerCase())) {
+      digest = Math.imul(digest ^ byte, 0x01000193) >>> 0;
+    }
+    const palette = data.palette || ["orange"];
+    return palette[digest % palette.length];
+  }
+
+  function freeCorner() {
+    const used = new Set([...rows.querySelectorAll(".seat")].map((r) => r.dataset.corner));
+    for (const c of ["0", "2", "1", "3"]) if (!used.has(c)) return c;
+    return "0";
+  }
+
+  function setCorner(row, corner) {
+    row.dataset.corner = corner;
+    for (const button of row.querySelectorAll("[data-corner]")) {
+      button.setAttribute("aria-pressed", String(button.dataset.corner === corner));
+    }
+  }
+
+  function setColour(row) {
+    const name = row.querySelector("[name=seat-name]").value.trim();
+    const select = row.querySelector("[name=seat-colour]");
+    if (!name || select.dataset.chosen) return;
+    const wanted = players[name] || stablePick(name);
+    if (select.querySelector(`option[value="${CSS.escape(wanted)}"]`)) select.value = wanted;
+  }
+
+  function addRow(name) {
+    const row = template.content.firstElementChild.cloneNode(true);
+    rows.append(row);
+    const input = row.querySelector("[name=seat-name]");
+    input.value = name || "";
+    setCorner(row, freeCorner());
+    input.addEventListener("input", () => setColour(row));
+    row.querySelector("[name=seat-colour]").addEventListener("change", (event) => {
+      event.target.dataset.chosen = "1";
+    });
+    for (const button of row.querySelectorAll("[data-corner]")) {
+      button.addEventListener("click", () => setCorner(row, button.dataset.corner));
+    }
+    row.querySelector(".remove-seat").addEventListener("click", () => { row.remove(); drawRows(); });
+    setColour(row);
+    return row;
+  }
+
+  function drawRows() {
+    const [low, high] = limits();
+    const all = [...rows.querySelectorAll(".seat")];
+    // rows the game cannot take go, unless a name is in them (then Start says so)
+    for (const row of all.slice(high).reverse()) {
+      if (!row.querySelector("[name=seat-name]").value.trim()) row.remove();
+    }
+    while (rows.querySelectorAll(".seat").length < low) addRow(DEFAULT_NAMES[rows.children.length] || "");
+    const count = rows.querySelectorAll(".seat").length;
+    const isRings = kind.value === "rings";
+    rows.querySelectorAll(".seat").forEach((row, i) => {
+      row.querySelector(".seat-title").textContent = `Player ${i + 1}`;
+      row.querySelector("[name=seat-name]").setAttribute("aria-label", `player ${i + 1} name`);
+      row.querySelector(".remove-seat").hidden = count <= low;
+      row.querySelector(".remove-seat").setAttribute("aria-label", `remove player ${i + 1}`);
+      row.querySelector(".corners").hidden = !isRings;
+      for (const option of row.querySelectorAll(".seat-option")) option.hidden = !isRings;
+    });
+    const add = document.getElementById("add-seat");
+    add.hidden = count >= high;
+    document.getElementById("seat-rule").textContent = low === high ?
+      `${KIND[kind.value] || kind.value}: ${low} player${low === 1 ? "" : "s"}` :
+      `${KIND[kind.value] || kind.value}: ${low} to ${high} players`;
+    document.getElementById("computer-note").hidden = !isRings;
+  }
+
+  document.getElementById("add-seat").addEventListener("click", () => {
+    addRow("").querySelector("[name=seat-name]").focus();
+    drawRows();
   });
 
-  const kind = document.getElementById("kind");
-  const ringsOptions = document.getElementById("rings-options");
   const showOptions = () => {
     ringsOptions.hidden = kind.value !== "rings";
     document.getElementById("cards-options").hidden = kind.value !== "cards";
-    // corners and colours are ring-board seats' only
-    for (const select of document.querySelectorAll("#seats select")) select.hidden = ringsOptions.hidden;
+    document.getElementById("seed-row").hidden = kind.value === "rings";  // rings: no layout
+    drawRows();
   };
   kind.addEventListener("change", showOptions);
-  showOptions();
+  variant.addEventListener("change", drawRows);
 
   // cards played on the panel: against another phone, or against the companion
   const cardsMode = document.getElementById("cards-mode");
@@ -80,15 +250,46 @@
   showOpponent();
   const against = () => (kind.value === "cards" && cardsMode.value === "play" ? opponent.value : "");
 
+  /* The API's refusals of a new game, in the words of the form. */
+  const CORNER_PLACES = ["top right", "bottom right", "bottom left", "top left"];
+  function plainStart(message, names) {
+    const who = (i) => names[i] || `Player ${i + 1}`;
+    const ownerOf = (corner, before) => {
+      const rowsNow = [...rows.querySelectorAll(".seat")];
+      const index = rowsNow.findIndex((r, i) => i < before && r.dataset.corner === String(corner));
+      return index >= 0 ? who(index) : "another player";
+    };
+    let m = /^seats\[(\d+)\]: corner (\d+) is already taken/.exec(message);
+    if (m) {
+      const corner = Number(m[2]);
+      return `${who(Number(m[1]))}: corner ${corner + 1} (${CORNER_PLACES[corner]}) is already ` +
+        `${ownerOf(corner, Number(m[1]))}'s: tap a free corner.`;
+    }
+    m = /^seats\[(\d+)\]: colour '([^']+)' is already taken/.exec(message);
+    if (m) return `${who(Number(m[1]))}: ${m[2]} is already another player's colour: pick another.`;
+    m = /^seats\[(\d+)\]: name '([^']+)' is already taken/.exec(message);
+    if (m) return `Two players are called ${m[2]}: give one of them another name.`;
+    m = /^seats: the ([\w-]+) variant takes (.+), got (\d+)/.exec(message);
+    if (m) return `The ${m[1]} game takes ${m[2].replace("seats", "players")}; there are ${m[3]}: ` +
+      "remove a player or pick another variant.";
+    m = /^seats: (?:expected )?(\d+) to (\d+) seats, got (\d+)/.exec(message);
+    if (m) return `${KIND[kind.value] || kind.value} takes ${m[1]} to ${m[2]} players; there are ${m[3]}.`;
+    m = /^seats\[(\d+)\]\.?(\w*)?: (.*)$/.exec(message);
+    if (m) return `${who(Number(m[1]))}: ${m[3]}`;
+    return message;
+  }
+
   document.getElementById("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
     const seats = [];
-    for (const row of document.querySelectorAll("#seats .seat")) {
+    const names = [];
+    for (const row of rows.querySelectorAll(".seat")) {
       const name = row.querySelector("[name=seat-name]").value.trim();
       if (!name) continue;
+      names.push(name);
       const seat = { name };
       if (kind.value === "rings") {
-        seat.corner = Number(row.querySelector("[name=seat-corner]").value);
+        seat.corner = Number(row.dataset.corner);
         seat.colour = row.querySelector("[name=seat-colour]").value;
         const player = row.querySelector("[name=seat-player]").value;
         if (player !== "human") seat.computer = player;  // easy, medium or hard
@@ -98,7 +299,7 @@
     }
     const body = { kind: kind.value, seats };
     if (kind.value === "rings") {
-      body.variant = document.getElementById("variant").value;
+      body.variant = variant.value;
       body.board = document.getElementById("board").value;
     }
     if (kind.value === "cards") body.mode = cardsMode.value;
@@ -106,7 +307,7 @@
     const theirs = Number(companionSeat.value);
     if (level && seats[theirs]) seats[theirs] = { name: seats[theirs], computer: level };
     const seed = document.getElementById("seed").value.trim();
-    if (seed) body.seed = Number(seed);
+    if (seed && kind.value !== "rings") body.seed = Number(seed);
     try {
       const game = await api("POST", "/api/games", body);
       // cards played on the panel: this phone is the host (frees seats, deletes the game)
@@ -117,7 +318,7 @@
         window.localStorage.setItem("mandala.cards." + game.id, JSON.stringify({ seat, token: taken.token }));
       }
       window.location.href = "/games/" + encodeURIComponent(game.id);
-    } catch (error) { /* shown */ }
+    } catch (error) { sayError(error, (message) => plainStart(message, names)); }
   });
 
   document.getElementById("import").addEventListener("submit", async (event) => {
@@ -126,12 +327,12 @@
     if (!file) { say("Choose a record file first."); return; }
     let record;
     try { record = JSON.parse(await file.text()); } catch (error) {
-      say(file.name + ": not JSON: " + error.message); return;
+      say(file.name + " is not a record (not JSON): " + error.message); return;
     }
     try {
       const game = await api("POST", "/api/games", { record });
       window.location.href = "/games/" + encodeURIComponent(game.id);
-    } catch (error) { /* shown */ }
+    } catch (error) { sayError(error, (message) => `${file.name} cannot be imported: ${message}`); }
   });
 
   const boardSelect = document.getElementById("board");
@@ -139,13 +340,14 @@
   if (wanted && boardSelect.querySelector(`option[value="${CSS.escape(wanted)}"]`)) {
     boardSelect.value = wanted;
     kind.value = "rings";
-    showOptions();
   }
+  showOptions();
+  render(data.games || []);
 
   live((item) => {
     if ((item.type === "games" || item.type === "state") && Array.isArray(item.games)) {
       if (page === 1) render(item.games);
       refresh();  // the page's own games, and how many pages there are now
     }
-  });
+  }, refresh);
 })();

@@ -795,8 +795,7 @@ class Table:
         newest = reversed(self._games.values())  # kept in the order they were created
         known = self._known_colours()
         return [
-            self._listing(game, known)
-            for game in itertools.islice(newest, skip, skip + PAGE_SIZE)
+            self._listing(game, known) for game in itertools.islice(newest, skip, skip + PAGE_SIZE)
         ]
 
     def _page(self, page: int) -> dict[str, JSON]:

@@ -60,8 +60,6 @@ SEAT_LIMITS: dict[str, Any] = {
 """How many players each game (and ring-board variant) takes: the new-game form's rows."""
 
 
-
-
 def available_kinds() -> list[str]:
     """Return the game kinds whose engines are installed now."""
     kinds = []

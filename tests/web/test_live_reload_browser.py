@@ -43,7 +43,7 @@ def test_a_phone_told_to_reload_does_so_at_once_and_shows_what_changed(
         expect(page.locator("#games")).to_contain_text("No games yet.")
         game = api(served, "/api/games", NEW_ICEHOUSE)
         listed = page.locator(f'#games li[data-id="{game["id"]}"]')
-        expect(listed).to_contain_text("icehouse: Ann, Bo", timeout=10_000)
+        expect(listed).to_contain_text("Icehouse Mandala · Ann's turn", timeout=10_000)
         expect(page.locator("#live")).to_have_text("live")
         shot(page, "live-reload-home-360")
         assert len(streams) == 2

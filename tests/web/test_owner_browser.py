@@ -39,8 +39,8 @@ def test_a_phone_enters_the_code_becomes_the_owner_and_deletes_a_game(
     page = phone(browser, served)
     page.goto(served + "/")
     expect(page.locator("#owner-status")).to_contain_text("This phone is not the owner.")
-    page.on("dialog", lambda dialog: dialog.accept())
     page.click(f'button[data-delete="{game["id"]}"]')
+    page.click(f'button[data-delete-yes="{game["id"]}"]')  # the panel asks in the page
     refusal = page.get_by_role("alert").filter(has_text="only the box's owner can delete a game")
     expect(refusal).to_be_visible()
     page.fill("#owner-code-input", "9999-9999")
@@ -54,6 +54,7 @@ def test_a_phone_enters_the_code_becomes_the_owner_and_deletes_a_game(
     expect(page.locator("#owner-phone-list li")).to_contain_text("(this phone)")
     shot(page, "owner-02-owner")
     page.click(f'button[data-delete="{game["id"]}"]')
+    page.click(f'button[data-delete-yes="{game["id"]}"]')
     expect(page.get_by_role("alert").filter(has_text="Game deleted.")).to_be_visible()
     assert api(served, "/api/games")["games"] == []
     assert page.errors == []

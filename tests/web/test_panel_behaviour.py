@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.browser import api, phone, shot
+from tests.web.browser import api, as_owner, phone, shot
 from tests.web.test_browser import NO_DICE, enter_dice, served  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -34,12 +35,12 @@ def in_viewport(page: Any, selector: str) -> bool:
     """Say whether the element is wholly inside the 360x740 viewport."""
     box = page.locator(selector).bounding_box()
     size = page.viewport_size
-    return (
+    return (  # to the pixel: a scrolled-to edge may sit a fraction over
         box is not None
-        and box["x"] >= 0
-        and box["y"] >= 0
-        and box["x"] + box["width"] <= size["width"]
-        and box["y"] + box["height"] <= size["height"]
+        and box["x"] >= -1
+        and box["y"] >= -1
+        and box["x"] + box["width"] <= size["width"] + 1
+        and box["y"] + box["height"] <= size["height"] + 1
     )
 
 
@@ -162,7 +163,7 @@ def test_one_detent_a_slot_gives_one_button_each_way_next_to_the_dice(
 
 def below(page: Any, control: str, message: str) -> float:
     """How far below ``control`` the message starts (px); both must be in the viewport."""
-    assert in_viewport(page, message), f"{message} is outside the viewport"
+    assert in_viewport(page, message), (message, page.locator(message).bounding_box())
     assert in_viewport(page, control), f"{control} is outside the viewport"
     top = page.locator(message).bounding_box()["y"]
     box = page.locator(control).bounding_box()
@@ -172,6 +173,7 @@ def below(page: Any, control: str, message: str) -> float:
 def test_home_shows_each_game_as_a_card_a_family_can_tell_apart(
     served: str,  # noqa: F811
     browser: Any,
+    tmp_path: Path,
 ) -> None:
     from playwright.sync_api import expect
 
@@ -180,10 +182,12 @@ def test_home_shows_each_game_as_a_card_a_family_can_tell_apart(
     finished = json.loads(
         (SPEC_EXAMPLES / "rings-07-win-by-snipe-stops-turn.record.json").read_text()
     )
-    api(served, "/api/games", {"record": finished})
+    page = phone(browser, served)
+    as_owner(page, served, tmp_path / "data")  # importing and deleting need the owner
+    owner = {"X-Owner-Token": page.context.cookies()[0]["value"]}
+    api(served, "/api/games", {"record": finished}, owner)
     new_game(served)
     ice = api(served, "/api/games", {"kind": "icehouse", "seats": ["Cy", "Ann"], "seed": 3})
-    page = phone(browser, served)
     page.goto(served + "/")
     cards = page.locator("#games .game-card")
     expect(cards).to_have_count(2)

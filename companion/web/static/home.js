@@ -78,11 +78,8 @@
   }
 
   function render(games) {
-    // newest first (the table lists them in the order they were made: later wins a tie)
-    const newest = games.map((g, i) => [g, i]).sort(([a, i], [b, j]) =>
-      String(b.created).localeCompare(String(a.created)) || j - i).map(([g]) => g);
-    const playing = newest.filter((g) => !g.over);
-    const finished = newest.filter((g) => g.over);
+    const playing = games.filter((g) => !g.over);  // newest first, as the table lists them
+    const finished = games.filter((g) => g.over);
     const list = document.getElementById("games");
     list.replaceChildren(...playing.map(gameCard));
     if (!playing.length) {
@@ -121,7 +118,11 @@
             await api("DELETE", "/api/games/" + encodeURIComponent(id));
             say("Game deleted.", "ok", null);
             refresh();
-          } catch (error) { /* shown next to the button */ }
+          } catch (error) {  // the card as it was, with why next to its buttons
+            ask.remove();
+            actions.hidden = false;
+            sayError(error, null, actions);
+          }
         } }),
       el("button", { type: "button", text: "Keep it",
         onclick: () => { ask.remove(); actions.hidden = false; } }));
@@ -349,5 +350,5 @@
       if (page === 1) render(item.games);
       refresh();  // the page's own games, and how many pages there are now
     }
-  }, refresh);
+  });
 })();

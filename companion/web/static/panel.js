@@ -105,7 +105,7 @@ const Panel = (() => {
 
   /* Follow /api/events; EventSource reconnects by itself and the table sends the current
      state first on every connection, so a phone that slept catches up at once. */
-  function live(onItem, onReload) {
+  function live(onItem) {
     const badge = document.getElementById("live");
     badge.hidden = false;
     const source = new EventSource("/api/events");
@@ -114,8 +114,9 @@ const Panel = (() => {
     source.onmessage = (event) => {
       let item;
       try { item = JSON.parse(event.data); } catch (error) { return; }
-      // The stream may say this phone missed changes: fetch the present again.
-      if (item && item.type === "reload") (onReload || (() => window.location.reload()))();
+      // The server ends the stream of a phone that fell behind: load the page afresh (a new
+      // stream, the present state), whatever the page was showing.
+      if (item && item.type === "reload") { source.close(); window.location.reload(); }
       else onItem(item);
     };
     window.addEventListener("pagehide", () => source.close());

@@ -467,7 +467,7 @@
       !item.games.some((g) => g.id === game.id)) {
       say("This game was deleted on another phone.");
     }
-  }, refreshAll);
+  });
   document.getElementById("hints").addEventListener("click", showHints);
   document.getElementById("computer-play").addEventListener("click", () => act({ play: true }));
   document.getElementById("put-on-board").addEventListener("click", () => act({ resume: true }));

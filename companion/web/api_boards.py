@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify
 
 from companion.games import rings
-from companion.games.base import RecordError, as_str, check_keys, get
+from companion.games.base import RecordError, as_bool, as_str, check_keys, get
 from companion.table import Conflict, NotFound
 from companion.web.owner import owner_only
 from companion.web.service import json_body
@@ -84,7 +84,8 @@ def get_board(name: str) -> Response:
 @owner_only("save a board")
 def save_board() -> tuple[Response, int]:
     body = json_body()
-    check_keys(body, "request body", ("file", "board"))
+    check_keys(body, "request body", ("file", "board"), ("overwrite",))
+    overwrite = as_bool(body.get("overwrite", False), "overwrite")
     name = as_str(get(body, "file"), "file")
     if not FILE_NAME.fullmatch(name):
         raise RecordError(
@@ -94,7 +95,8 @@ def save_board() -> tuple[Response, int]:
     folder = boards_dir()
     if folder is None:
         raise Conflict("this companion has no data directory to save boards in")
-    if name in rings.bundled_board_names() or name in saved_names():
+    # An own board may be saved over when asked; a bundled one never (it ships with us).
+    if name in rings.bundled_board_names() or (name in saved_names() and not overwrite):
         raise Conflict(f"file: a board named {name!r} exists already; choose another name")
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.toml"

@@ -433,6 +433,31 @@ def test_saving_over_an_existing_board_is_409(client: FlaskClient) -> None:
 
 
 @pytest.mark.usefixtures("owner")
+def test_an_own_board_is_saved_over_when_asked_and_a_bundled_one_never(
+    client: FlaskClient, data_dir: Path
+) -> None:
+    board = editor_board()
+    client.post("/api/boards", json={"file": "our-board", "board": board})
+    board["name"] = "Our board, redrawn"
+    body = {"file": "our-board", "board": board, "overwrite": True}
+    response = client.post("/api/boards", json=body)
+    assert response.status_code == 201
+    assert client.get("/api/boards/our-board").get_json()["board"]["name"] == "Our board, redrawn"
+    assert_error(
+        client.post("/api/boards", json={**body, "file": "reference"}),
+        409,
+        "conflict",
+        "file: a board named 'reference' exists already; choose another name",
+    )
+    assert_error(
+        client.post("/api/boards", json={**body, "overwrite": "yes"}),
+        400,
+        "malformed",
+        "overwrite: expected true or false, got a string",
+    )
+
+
+@pytest.mark.usefixtures("owner")
 def test_a_board_file_name_with_a_path_in_it_is_400(client: FlaskClient) -> None:
     response = client.post("/api/boards", json={"file": "../evil", "board": editor_board()})
     assert_error(

@@ -311,3 +311,51 @@ def test_a_missing_game_is_a_page_with_a_way_home(
     page.wait_for_url(served + "/")
     expect(page.locator("#new-game")).to_be_visible()
     assert page.errors == []
+
+
+def test_the_editor_says_a_used_name_next_to_save_and_may_overwrite_it(
+    served: str,  # noqa: F811
+    browser: Any,
+    tmp_path: Path,
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    as_owner(page, served, tmp_path / "data")  # saving a board needs the owner
+    page.goto(served + "/boards/new")
+    # no "offline" while the server runs: the editor follows no live stream
+    expect(page.locator("#live")).to_be_hidden()
+    # the file-name check works in Chromium (its pattern compiles with the v flag)
+    page.fill("#board-file", "-bad")
+    assert page.eval_on_selector("#board-file", "input => input.checkValidity()") is False
+    page.fill("#board-name", "Kitchen board")
+    expect(page.locator("#board-file")).to_have_value("kitchen-board")
+    assert page.eval_on_selector("#board-file", "input => input.checkValidity()") is True
+    page.click("#save button[type=submit]")
+    expect(page.locator("#message")).to_have_text("Saved as kitchen-board.")
+    page.click("#save button[type=submit]")
+    line = page.locator("#save .feedback")
+    expect(line).to_contain_text("The board's name is already used: choose another or overwrite.")
+    assert 0 <= below(page, "#save button[type=submit]", "#save .feedback") < 40
+    shot(page, "i22a-editor-name-used")
+    page.click("#overwrite")
+    expect(page.locator("#message")).to_have_text("Saved as kitchen-board.")
+    page.fill("#board-file", "reference")
+    page.click("#save button[type=submit]")
+    expect(line).to_have_text(
+        "“reference” is a board that comes with the companion: choose another name."
+    )
+    assert page.errors == []
+
+
+def test_the_score_sheet_shows_no_offline_badge(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    page.goto(served + "/cards/sheet")
+    expect(page.locator("#live")).to_be_hidden()
+    expect(page.locator("body")).not_to_contain_text("offline")
+    assert page.errors == []

@@ -43,15 +43,41 @@
   const fileInput = document.getElementById("board-file");
   nameInput.addEventListener("input", () => { fileInput.value = slug(nameInput.value); });
 
-  document.getElementById("save").addEventListener("submit", async (event) => {
-    event.preventDefault();
+  /* The API's refusals in the editor's words, next to Save (a name in use may be saved over). */
+  const saveRow = document.getElementById("save-row");
+  function plainSave(message) {
+    if (/exists already/.test(message)) {
+      return Panel.data.boards.bundled.includes(fileInput.value) ?
+        `“${fileInput.value}” is a board that comes with the companion: choose another name.` :
+        "The board's name is already used: choose another or overwrite.";
+    }
+    const m = /^board(?:\.(\w+))?(?:\[(\d+)\])?[^:]*: (.*)$/.exec(message);
+    if (m) return `The board cannot be saved: ${m[3]}${m[1] ? ` (${m[1]})` : ""}.`;
+    return message.replace(/^file: /, "File name: ");
+  }
+
+  async function save(overwrite) {
     board.name = nameInput.value.trim();
+    const body = { file: fileInput.value, board };
+    if (overwrite) body.overwrite = true;
     try {
-      const answer = await api("POST", "/api/boards", { file: fileInput.value, board });
-      say(`Saved as ${answer.file}.`, "ok");
+      const answer = await api("POST", "/api/boards", body);
+      say(`Saved as ${answer.file}.`, "ok", null);
       document.getElementById("use-board").href = "/?board=" + encodeURIComponent(answer.file);
       document.getElementById("saved").hidden = false;
-    } catch (error) { /* shown */ }
+    } catch (error) {
+      const text = plainSave(error.message);
+      say(text, "error", saveRow);
+      if (text.endsWith("or overwrite.")) {
+        saveRow.nextElementSibling.append(" ", el("button", { type: "button", class: "danger",
+          id: "overwrite", text: `Overwrite ${fileInput.value}`, onclick: () => save(true) }));
+        saveRow.nextElementSibling.scrollIntoView({ block: "nearest" });
+      }
+    }
+  }
+  document.getElementById("save").addEventListener("submit", (event) => {
+    event.preventDefault();
+    save(false);
   });
   draw();
 })();

@@ -12,6 +12,7 @@ the PWM LED driver (``hardware/pins-pwm.toml``), which wires an ``undo`` button 
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import socket
@@ -241,6 +242,9 @@ def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | Non
         return serve(options, stdout, stderr, on_pi)
     finally:
         lock.release()
+        # The process exits next: spare it the final collection of every object the
+        # companion built (0.7 s of a 1 s stop on the test machine); nothing is left to close.
+        gc.freeze()
 
 
 def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | None = None) -> int:

@@ -119,21 +119,26 @@ def emulated_owner(emulated_client: FlaskClient, data_dir: Path) -> str:
     return pair_owner(emulated_client, data_dir)
 
 
-@pytest.fixture
-def server(emulated_table: Table, data_dir: Path) -> Iterator[str]:
-    """The panel on a real waitress server (a free port, a thread); yields its base URL."""
+def serving(table: Table, config: dict[str, Any]) -> Iterator[str]:
+    """Serve the panel of ``table`` on ``mandala serve``'s waitress server (a free port, a
+    thread) until the generator is closed; yield its base URL."""
     import threading
 
     from companion.web.serve import make_server, stop_server
 
-    config = {"BOARDS_DIR": data_dir / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}
-    app = create_app(config, table=emulated_table)
-    httpd: Any = make_server(app, "127.0.0.1", 0)
+    httpd: Any = make_server(create_app(config, table=table), "127.0.0.1", 0)
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.effective_port}"
-    stop_server(httpd, emulated_table)
+    stop_server(httpd, table)
     thread.join(timeout=5)
+
+
+@pytest.fixture
+def server(emulated_table: Table, data_dir: Path) -> Iterator[str]:
+    """The panel on a real waitress server (a free port, a thread); yields its base URL."""
+    config = {"BOARDS_DIR": data_dir / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}
+    yield from serving(emulated_table, config)
 
 
 @pytest.fixture

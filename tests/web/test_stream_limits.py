@@ -8,45 +8,25 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.table.hub import MAX_SUBSCRIBERS, PER_CLIENT
 from companion.table.service import Table
-from companion.web import create_app
-from companion.web.serve import make_server, stop_server
-from tests.web.conftest import is_error_format
+from tests.web.conftest import is_error_format, serving
 from tests.web.test_events import Stream, post
 
 ICEHOUSE = {"game": "icehouse", "seats": ["Ann", "Bo"], "seed": 1, "picks": []}
 NEW_ICEHOUSE = {"kind": "icehouse", "seats": ["Ann", "Bo"], "seed": 1}  # the same game, made new
 
 
-def serve(table: Table, **config: Any) -> Iterator[str]:
-    app = create_app(config, table=table)
-    httpd: Any = make_server(app, "127.0.0.1", 0)
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.effective_port}"
-    stop_server(httpd, table)
-    thread.join(timeout=5)
-
-
 @pytest.fixture
-def games_table(tmp_path: Path) -> Iterator[Table]:
-    with Table(tmp_path / "data") as table:
-        yield table
-
-
-@pytest.fixture
-def quiet_server(games_table: Table) -> Iterator[str]:
+def quiet_server(table: Table) -> Iterator[str]:
     """The panel with the production heartbeat (15 s): a gone client is not noticed by it."""
-    yield from serve(games_table)
+    yield from serving(table, {})
 
 
 def wait_until(check: Any, seconds: float = 10.0) -> bool:
@@ -60,7 +40,7 @@ def wait_until(check: Any, seconds: float = 10.0) -> bool:
 
 
 def test_one_client_holding_100_streams_does_not_stop_another_phone(
-    games_table: Table, quiet_server: str
+    table: Table, quiet_server: str
 ) -> None:
     hog = [Stream(quiet_server) for _ in range(100)]
     try:
@@ -109,9 +89,7 @@ def test_streams_beyond_the_total_are_refused_even_from_a_new_client(quiet_serve
             one.close()
 
 
-def test_a_closed_stream_frees_its_place_within_5_seconds(
-    games_table: Table, quiet_server: str
-) -> None:
+def test_a_closed_stream_frees_its_place_within_5_seconds(table: Table, quiet_server: str) -> None:
     opened = [Stream(quiet_server) for _ in range(PER_CLIENT)]
     try:
         for one in opened:
@@ -121,7 +99,7 @@ def test_a_closed_stream_frees_its_place_within_5_seconds(
         refused.close()
         opened.pop().close()
         closed_at = time.monotonic()
-        assert wait_until(lambda: games_table.hub.count() == PER_CLIENT - 1, seconds=5)
+        assert wait_until(lambda: table.hub.count() == PER_CLIENT - 1, seconds=5)
         freed_after = time.monotonic() - closed_at
         again = Stream(quiet_server)
         assert again.response.status == 200
@@ -133,24 +111,24 @@ def test_a_closed_stream_frees_its_place_within_5_seconds(
 
 
 def test_a_stream_that_does_not_read_is_told_to_reload_and_dropped(
-    games_table: Table, quiet_server: str
+    table: Table, quiet_server: str
 ) -> None:
     for _ in range(20):  # a list of games in every "games" item
-        games_table.create_game({"record": ICEHOUSE})
-    game = games_table.create_game({"record": ICEHOUSE})
+        table.create_game({"record": ICEHOUSE})
+    game = table.create_game({"record": ICEHOUSE})
     port = int(quiet_server.rsplit(":", 1)[1])
     stalled = socket.socket()
     stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     stalled.connect(("127.0.0.1", port))
     stalled.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     try:
-        assert wait_until(lambda: games_table.hub.count() == 1)
+        assert wait_until(lambda: table.hub.count() == 1)
         version, changes = game["version"], 0
-        while games_table.hub.count() and changes < 4000:  # it never reads a byte
-            version = games_table.act(game["id"], version, {"pick": 4})["version"]
-            version = games_table.undo(game["id"], version)["version"]
+        while table.hub.count() and changes < 4000:  # it never reads a byte
+            version = table.act(game["id"], version, {"pick": 4})["version"]
+            version = table.undo(game["id"], version)["version"]
             changes += 2
-        assert games_table.hub.count() == 0, f"still streaming after {changes} changes"
+        assert table.hub.count() == 0, f"still streaming after {changes} changes"
         stalled.settimeout(10)
         received = b""
         while chunk := stalled.recv(1 << 16):  # the server ends the response

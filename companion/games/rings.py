@@ -118,10 +118,6 @@ class Board:
             faces=frozenset(self.dice),
         )
 
-    def is_black(self, ring: int, slot: int) -> bool:
-        """Say whether slot ``slot`` of ring ``ring`` is black (open)."""
-        return bool(self.tables.black[ring] >> slot & 1)
-
 
 def _text(value: object) -> str:
     """Quote a value from a file or record in a message."""

@@ -190,14 +190,6 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-def is_complete(state: State, mandala: int) -> bool:
-    """Say whether ``mandala`` holds all six colours across its mountain and fields."""
-    field0, field1 = state.fields[mandala]
-    return all(
-        m + a + b > 0 for m, a, b in zip(state.mountains[mandala], field0, field1, strict=True)
-    )
-
-
 # ---------------------------------------------------------------------------------------
 # The scratch: a mutable copy that one action works on
 
@@ -297,6 +289,8 @@ class _Scratch:
 
     def take_from_hand(self, seat: int, colour: str, count: int, what: str) -> None:
         """Remove cards from a hand; table mode trusts the colour and checks the count."""
+        if count < 1:
+            raise IllegalAction(f"{what}: a play or discard takes at least one card")
         if self.table:
             if count > self.hands_unseen[seat]:
                 raise IllegalAction(

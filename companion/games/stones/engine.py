@@ -365,6 +365,7 @@ def _apply_pick(state: State, pick: Pick) -> State:
     seat = _check_play(state)
     name = state.seats[seat]
     board = state.boards[seat]
+    as_int(pick.space, "pick.space", 1, SPACE_COUNT)
     if board[pick.space - 1]:
         raise IllegalAction(f"space {pick.space}: {name}'s space {pick.space} holds a tower")
     mover = state.artist_on(pick.artist)
@@ -485,6 +486,10 @@ def _check_score(state: State, seat: int, score: Score) -> tuple[_Scored, tuple[
                 f"order: {list(score.order)} must list exactly the scored spaces {list(spaces)}"
             )
         return _score_colour(state, board, score.colour), spaces
+    if sorted(score.order) != sorted(score.spaces):
+        raise RecordError(
+            f"order: {list(score.order)} must list exactly the scored spaces {sorted(score.spaces)}"
+        )
     for number in score.spaces:
         if not board[number - 1]:
             raise IllegalAction(f"spaces: {name}'s space {number} holds no tower")
@@ -605,6 +610,7 @@ def _apply_objective(state: State, entry: Objective) -> State:
         raise IllegalAction(f"objective: play has not stopped; it is {due}'s turn to PICK or SCORE")
     if entry.seat != due:
         raise IllegalAction(f"objective: it is {due}'s objective entry, not {entry.seat}'s")
+    as_whole_at_least(entry.vp, "vp", 0)
     seat = state.to_move
     scores = tuple(vp + entry.vp if i == seat else vp for i, vp in enumerate(state.scores))
     objectives = (*state.objectives, entry.vp)

@@ -1,0 +1,109 @@
+"""Edges of the ring board's inputs: state JSON bounds, rings that do not exist, signed turns."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.games import rings
+from companion.games.base import RecordError
+from tests.games.rings_helpers import board_json, dice, position, record, turn
+
+ANN_BO = (("Ann", 0), ("Bo", 2))
+
+
+def reference_game() -> rings.State:
+    return rings.new_game(record("reference", ANN_BO))
+
+
+@pytest.mark.parametrize(
+    ("peg", "message"),
+    [
+        ([0, -1, 3], "pegs[2][1]: -1 is out of 0..9"),
+        ([0, 10, 3], "pegs[2][1]: 10 is out of 0..9"),
+        ([0, 11, 3], "pegs[2][1]: 11 is out of 0..9"),
+        ([0, 5, 16], "pegs[2][2]: 16 is out of 0..15"),
+        ([0, 5, -1], "pegs[2][2]: -1 is out of 0..15"),
+        ([2, 5, 3], "pegs[2][0]: 2 is out of 0..1"),
+        ([-1, 5, 3], "pegs[2][0]: -1 is out of 0..1"),
+    ],
+)
+def test_a_state_json_with_a_peg_off_the_board_is_refused(peg: list[int], message: str) -> None:
+    obj = rings.state_to_json(reference_game())
+    assert len(obj["pegs"]) == 2  # one peg per seat on its corner
+    obj["pegs"].append(peg)
+    with pytest.raises(RecordError) as refused:
+        rings.state_from_json(obj)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(("ring", "slot"), [(0, 0), (9, 15), (9, 0), (0, 15)])
+def test_a_state_json_peg_on_the_first_or_last_ring_and_slot_is_accepted(
+    ring: int, slot: int
+) -> None:
+    obj = rings.state_to_json(reference_game())
+    seat = obj["pegs"][0][0]
+    obj["pegs"][0] = [seat, ring, slot]
+    other = tuple(obj["pegs"][1])
+    assert set(rings.state_from_json(obj).pegs) == {(seat, ring, slot), other}
+
+
+@pytest.mark.parametrize("ring", [-1, 10, 11])
+def test_a_rotation_of_a_ring_that_does_not_exist_is_refused(ring: int) -> None:
+    state = reference_game()
+    played = turn(dice(red=1), (ring, 1))
+    for gate in (rings.resolve, rings.apply):
+        with pytest.raises(RecordError) as refused:
+            gate(state, played)
+        assert str(refused.value) == f"ring {ring} is out of 0..9"
+
+
+@pytest.mark.parametrize("ring", [-1, 10])
+def test_a_record_turning_a_ring_that_does_not_exist_is_refused_by_key(ring: int) -> None:
+    state = reference_game()
+    obj = {"dice": dice(red=1), "rotations": [{"ring": ring, "steps": 1}]}
+    with pytest.raises(RecordError) as refused:
+        rings.parse_action(state, obj)
+    assert str(refused.value) == f"rotations[0].ring: {ring} is out of 0..9"
+
+
+@given(
+    spokes=st.sampled_from([8, 12, 16, 20, 32, 64]),
+    data=st.data(),
+)
+def test_the_named_wrong_turn_is_the_shortest_signed_turn(spokes: int, data: st.DataObject) -> None:
+    """``explain`` names a wrong turn as ``s`` with s = delta (mod spokes), |s| <= spokes / 2,
+    half a turn counted clockwise (+)."""
+    start = data.draw(st.integers(0, spokes - 1), label="start")
+    value = data.draw(st.integers(1, spokes // 2), label="die")
+    right = (value, spokes - value)
+    delta = data.draw(st.integers(1, spokes - 1).filter(lambda d: d not in right), label="delta")
+    board = board_json(spokes=spokes, dice=list(range(spokes // 2 + 1)))
+    offsets = [0] * 10
+    offsets[0] = start
+    state = position(board, ANN_BO, [], [[6], [6]], [0, 0], offsets=offsets)
+    sensed = list(offsets)
+    sensed[0] = (start + delta) % spokes
+    told = rings.explain(state, dice(red=value), sensed)
+    reason = told.dice["red"].reason
+    prefix, suffix = "ring 0 (red) turned ", f" but the red die shows {value}"
+    assert reason.startswith(prefix) and reason.endswith(suffix), reason
+    named = int(reason[len(prefix) : -len(suffix)])
+    assert named % spokes == delta
+    assert abs(named) <= spokes // 2
+    if delta == spokes // 2:
+        assert named == spokes // 2
+    way = "clockwise" if named > 0 else "counter-clockwise"
+    count = abs(named)
+    assert told.rings[0] == (
+        f"ring 0 is {count} slot{'s' if count != 1 else ''} {way} of where the game has it"
+    )
+
+
+def test_a_wrong_turn_is_named_the_short_way_round_and_half_a_turn_clockwise() -> None:
+    state = reference_game()
+    for turned, named in ((6, "6"), (10, "-6"), (8, "8"), (9, "-7")):
+        sensed = [turned] + [0] * 9
+        reason = rings.explain(state, dice(red=1), sensed).dice["red"].reason
+        assert reason == f"ring 0 (red) turned {named} but the red die shows 1"

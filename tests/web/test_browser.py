@@ -293,11 +293,12 @@ def test_calibration_zeroes_and_sets_rings_and_shows_diagnostics(
 
 
 def test_calibration_asks_on_the_page_before_zeroing_and_says_when_each_ring_last_moved(
-    served: str, browser: Any
+    served: str, browser: Any, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
     page = phone(browser, served)
+    as_owner(page, served, tmp_path / "data")  # zeroing the rings needs the owner
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.goto(served + "/calibrate")

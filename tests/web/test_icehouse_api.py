@@ -333,4 +333,4 @@ def test_bad_new_games_are_400_naming_the_key(client: FlaskClient) -> None:
     for body, message in cases:
         response = client.post("/api/games", json={"kind": "icehouse", **body})
         assert_error(response, 400, "malformed", message)
-    assert client.get("/api/games").get_json() == {"games": []}
+    assert client.get("/api/games").get_json() == {"games": [], "page": 1, "pages": 1, "total": 0}

@@ -139,7 +139,7 @@ def test_a_new_game_with_five_seats_is_refused_400_naming_seats(client: FlaskCli
     body = {"kind": "stones", "seats": ["A", "B", "C", "D", "E"], "seed": 1}
     response = client.post("/api/games", json=body)
     assert_error(response, 400, "malformed", "seats: expected 2 to 4 seats, got 5")
-    assert client.get("/api/games").get_json() == {"games": []}
+    assert client.get("/api/games").get_json() == {"games": [], "page": 1, "pages": 1, "total": 0}
 
 
 def test_a_seed_that_is_not_a_whole_number_is_refused_400(client: FlaskClient) -> None:

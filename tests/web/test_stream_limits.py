@@ -110,6 +110,7 @@ def test_a_closed_stream_frees_its_place_within_5_seconds(table: Table, quiet_se
     assert freed_after < 5
 
 
+@pytest.mark.slow
 def test_a_stream_that_does_not_read_is_told_to_reload_and_dropped(
     table: Table, quiet_server: str
 ) -> None:

@@ -29,6 +29,7 @@ from companion.web import (
     events,
     owner,
     pages,
+    security,
 )
 from companion.web.api_advisor import blueprint as advisor_blueprint
 from companion.web.service import TABLE_KEY, TableService
@@ -40,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_UNSENT_BYTES": 256 * 1024,  # a live stream with more unsent is told to reload, ended
     "BOARDS_DIR": None,  # where the board editor saves (``<data>/boards``)
     "JSON_SORT_KEYS": False,
+    "ALLOWED_HOSTS": [],  # host names answered besides the box's own (``security``)
 }
 
 
@@ -57,6 +59,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, table: TableService) 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions[TABLE_KEY] = table
     errors.register(app)
+    security.register(app)
     for blueprint in (
         api_games.blueprint,
         api_board.blueprint,

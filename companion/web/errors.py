@@ -19,6 +19,7 @@ from companion.games.base import IllegalAction, RecordError
 from companion.table import Conflict, Forbidden, NotFound, StorageError, TableError
 from companion.table.limits import TooManyRequests
 from companion.table.owner import OwnerRequired
+from companion.web.security import CrossSite, UnknownHost
 from firmware.errors import HardwareError, RequestError
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 MAPPED: tuple[tuple[type[Exception], int, str], ...] = (
     (RecordError, 400, "malformed"),
     (OwnerRequired, 403, "owner_required"),  # the way to become the owner is in its message
+    (CrossSite, 403, "cross_site"),
+    (UnknownHost, 403, "unknown_host"),
     (Forbidden, 403, "forbidden"),
     (NotFound, 404, "not_found"),
     (IllegalAction, 409, "illegal"),

@@ -7,7 +7,9 @@ The config file is TOML with the command line's names (``host``, ``port``, ``dat
 Raspberry Pi is found, and says so. Emulation without a ``pin_map`` uses the bundled map of
 the PWM LED driver (``hardware/pins-pwm.toml``), which wires an ``undo`` button too.
 ``cards_budget_ms`` (the card companion's search time per decision, default 200) and
-``cards_pause_ms`` (the least time each of its actions takes, default 700) are config-only.
+``cards_pause_ms`` (the least time each of its actions takes, default 700) are config-only,
+and so is ``allowed_hosts`` (names the panel answers to besides localhost, the hostname, its
+``.local`` name and the machine's addresses, e.g. ``["mandala.home.arpa"]``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import re
 import socket
 import sqlite3
 import tomllib
@@ -28,6 +31,7 @@ from companion.games.base import (
     as_bool,
     as_dict,
     as_int,
+    as_list,
     as_str,
     check_keys,
 )
@@ -46,6 +50,7 @@ CONFIG_KEYS = (
     "hardware",
     "cards_budget_ms",
     "cards_pause_ms",
+    "allowed_hosts",
 )
 MAX_CARDS_MS = 60_000
 STREAM_THREADS = 8  # waitress threads beyond one per live stream, for ordinary requests
@@ -106,6 +111,8 @@ class ServeOptions:
     """The card companion's search budget per decision (None: its default, 200 ms)."""
     cards_pause_ms: int | None = None
     """How long each of the card companion's actions takes at least (None: 700 ms)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names the panel answers to besides its own (``companion.web.security``)."""
     config_file: Path | None = None
     """The config file these options were read from (the diagnostics bundle carries it)."""
 
@@ -167,7 +174,26 @@ def options_from_mapping(obj: dict[str, Any], base: Path) -> ServeOptions:
     if "cards_pause_ms" in obj:
         pause = as_int(obj["cards_pause_ms"], "cards_pause_ms", 0, MAX_CARDS_MS)
         options = replace(options, cards_pause_ms=pause)
+    if "allowed_hosts" in obj:
+        options = replace(options, allowed_hosts=parse_hosts(obj["allowed_hosts"]))
     return options
+
+
+HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
+
+
+def parse_hosts(value: object) -> tuple[str, ...]:
+    """Read ``allowed_hosts``: a list of host names (``mandala.home.arpa``).
+
+    :raises RecordError: ``allowed_hosts[i]: ...`` for an entry that is not a host name.
+    """
+    names = []
+    for index, item in enumerate(as_list(value, "allowed_hosts")):
+        name = as_str(item, f"allowed_hosts[{index}]").rstrip(".").lower()
+        if len(name) > 253 or not HOST_NAME.fullmatch(name):
+            raise RecordError(f"allowed_hosts[{index}]: {item!r} is not a host name")
+        names.append(name)
+    return tuple(names)
 
 
 def is_raspberry_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
@@ -312,6 +338,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "SERVE_OPTIONS": options,
         "CONFIG_FILE": options.config_file,
         "LOG_BUFFER": log_buffer,
+        "ALLOWED_HOSTS": list(options.allowed_hosts),
     }
     app = create_app(config, table=table)
     server = make_server(app, options.host, options.port)

@@ -84,6 +84,12 @@ def phone(browser: Any, base: str, context: Any = None, size: tuple[int, int] = 
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
 
+    def console(message: Any) -> None:  # the panel's CSP refused something a page needs
+        if message.type == "error" and "Content Security Policy" in message.text:
+            errors.append("CSP: " + message.text)
+
+    page.on("console", console)
+
     def refuse(route: Any) -> None:
         errors.append("left the machine: " + route.request.url)
         route.abort()

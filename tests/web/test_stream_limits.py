@@ -121,7 +121,7 @@ def test_a_stream_that_does_not_read_is_told_to_reload_and_dropped(
     stalled = socket.socket()
     stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     stalled.connect(("127.0.0.1", port))
-    stalled.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    stalled.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
     try:
         assert wait_until(lambda: table.hub.count() == 1)
         version, changes = game["version"], 0

@@ -19,6 +19,8 @@ const Panel = (() => {
       if (value === null || value === undefined || value === false) continue;
       if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else if (key === "text") node.textContent = value;
+      // through the CSSOM: the panel's CSP refuses style attributes, not node.style
+      else if (key === "style") node.style.cssText = value;
       else node.setAttribute(key, value === true ? "" : value);
     }
     for (const child of children.flat()) {

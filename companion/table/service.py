@@ -14,6 +14,7 @@ import json
 import logging
 import queue
 import random
+import re
 import secrets
 import threading
 import time
@@ -83,6 +84,10 @@ RingReporter = Callable[[Any], None]
 ButtonReporter = Callable[[str], None]
 HardwareOpener = Callable[[RingReporter, ButtonReporter, int, "list[int] | None"], Any]
 """``(report_ring, report_button, spokes, offsets) -> firmware.hardware.Hardware``."""
+
+
+BOARD_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+"""The names of the owner's board files (``<data>/boards/NAME.toml``) a game may name."""
 
 
 @dataclass
@@ -839,7 +844,9 @@ class Table:
         ref = setup.get("board")
         if not isinstance(ref, str) or self.boards_dir is None:
             return setup
-        if not (self.boards_dir / f"{ref}.toml").is_file():
+        if not BOARD_FILE.fullmatch(ref) or not (self.boards_dir / f"{ref}.toml").is_file():
+            # A name no file of the boards directory can have (too long, a path) is not one
+            # of the owner's boards: the engine names it unknown.
             return setup
         rings: Any = self._engines(RINGS)
         board = rings.load_board(ref, [self.boards_dir])

@@ -74,16 +74,83 @@ def table() -> TableService:
     return service
 
 
+MAX_DIGITS = 4300
+"""The longest whole number a body may hold (Python's own limit for turning text to int)."""
+MAX_DEPTH = 64
+"""How deeply a body's lists and objects may nest."""
+
+
+def parse_int(text: str) -> int:
+    """Read a JSON whole number, refusing one too long to be a number anyone means."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise RecordError(
+            f"request body: a number of {len(text.lstrip('-'))} digits is too long "
+            f"(at most {MAX_DIGITS})"
+        )
+    return int(text)
+
+
+def parse_float(text: str) -> float:
+    """Read a JSON number with a fraction or exponent; it must be finite."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise RecordError(f"request body: the number {text[:40]} is too large")
+    return value
+
+
+def parse_constant(text: str) -> float:
+    """Refuse ``NaN`` and ``Infinity``, which Python reads but JSON does not have."""
+    raise RecordError(f"request body: not JSON: {text} is not a JSON value")
+
+
+def check_text(value: JSON, depth: int = 0) -> None:
+    """Refuse lone surrogates in any text of a body (they cannot be stored or shown), and
+    nesting deeper than :data:`MAX_DEPTH`.
+
+    :raises RecordError: ``request body: ...``.
+    """
+    if depth > MAX_DEPTH:
+        raise RecordError(f"request body: nested more than {MAX_DEPTH} deep")
+    if isinstance(value, str):
+        texts: list[JSON] = [value]
+    elif isinstance(value, dict):
+        texts = list(value)
+        for item in value.values():
+            check_text(item, depth + 1)
+    elif isinstance(value, list):
+        texts = []
+        for item in value:
+            check_text(item, depth + 1)
+    else:
+        return
+    for text in texts:
+        if isinstance(text, str) and not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as error:
+                code = ord(text[error.start])
+                raise RecordError(
+                    f"request body: text holds a lone surrogate (\\u{code:04x}); send real "
+                    "characters"
+                ) from None
+
+
 def json_body(empty: JSON = None) -> dict[str, JSON]:
     """Parse the request body as a JSON object (``empty`` stands in for an empty body).
 
-    :raises RecordError: ``request body: ...`` when it is not UTF-8 JSON or not an object.
+    :raises RecordError: ``request body: ...`` when it is not UTF-8 JSON or not an object,
+        holds a number too long or not finite, a lone surrogate, or nests too deeply.
     """
     raw = request.get_data(cache=True)
     if not raw.strip() and empty is not None:
         return as_dict(empty, "request body")
     try:
-        value = json.loads(raw.decode("utf-8"))
+        value = json.loads(
+            raw.decode("utf-8"),
+            parse_int=parse_int,
+            parse_float=parse_float,
+            parse_constant=parse_constant,
+        )
     except UnicodeDecodeError as error:
         raise RecordError(f"request body: not UTF-8 text at byte {error.start}") from error
     except json.JSONDecodeError as error:
@@ -92,4 +159,5 @@ def json_body(empty: JSON = None) -> dict[str, JSON]:
         ) from error
     except RecursionError as error:
         raise RecordError("request body: not JSON: nested too deeply") from error
+    check_text(value)
     return as_dict(value, "request body")

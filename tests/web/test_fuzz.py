@@ -1,5 +1,10 @@
 """Every route of the app, with arbitrary bodies, headers and path values: never a 500, and
-every 4xx in the one error format. Runs on a real Table with emulated rings."""
+every 4xx in the one error format. Runs on a real Table with emulated rings.
+
+The routes come from the app's URL map, so a new route is fuzzed without editing this test.
+Requests go as a stranger and as the owner (so owner-only views parse their bodies too);
+bodies include the inputs that once gave a 500: numbers over 4,300 digits, a 300-character
+board name, lone surrogates in names, deep nesting."""
 
 from __future__ import annotations
 
@@ -9,19 +14,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.table.service import Table
 from companion.web import create_app
-from tests.web.conftest import NEW_RINGS_GAME, is_error_format
+from companion.web.security import CONTENT_SECURITY_POLICY
+from tests.web.conftest import NEW_RINGS_GAME, is_error_format, pair_owner
 
+SURROGATES = st.text(st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1)
+TEXT = st.text(max_size=12) | SURROGATES | st.text(min_size=250, max_size=320)
 JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=False)
-    | st.text(max_size=12),
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | TEXT,
     lambda inner: (
         st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
     ),
@@ -32,8 +37,24 @@ KEYS = st.sampled_from(
      "dice", "roll", "confirm", "accept_offsets", "resume", "variant"]
 )  # fmt: skip
 SHAPED = st.dictionaries(KEYS, JSON_VALUES | st.integers(-50, 50), max_size=4)
+HUGE = st.integers(4301, 6000).map(lambda n: "9" * n)
+NASTY = st.one_of(
+    st.builds(lambda k, n: f'{{"{k}": {n}}}'.encode(), KEYS, HUGE),
+    st.builds(lambda n: ("[" * n + "]" * n).encode(), st.integers(60, 3000)),
+    st.builds(lambda k, n: f'{{"{k}": {"[" * n}{"]" * n}}}'.encode(), KEYS, st.integers(60, 200)),
+    st.builds(
+        lambda s: json.dumps({**NEW_RINGS_GAME, "seats": [{"name": s, "corner": 0}]}).encode(),
+        SURROGATES,
+    ),
+    st.builds(
+        lambda name: json.dumps({**NEW_RINGS_GAME, "board": name}).encode(),
+        st.text(st.characters(min_codepoint=97, max_codepoint=122), min_size=250, max_size=320),
+    ),
+    st.sampled_from([b'{"seed": NaN}', b'{"version": Infinity}', b'{"offset": 1e999}']),
+)
 BODIES = st.one_of(
     st.binary(max_size=64),
+    NASTY,
     JSON_VALUES.map(lambda v: json.dumps(v).encode()),
     SHAPED.map(lambda v: json.dumps(v).encode()),
     st.builds(
@@ -69,6 +90,7 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
         app = create_app(config, table=table)
         client = app.test_client()
         game_id = client.post("/api/games", json=NEW_RINGS_GAME).get_json()["id"]
+        owner = pair_owner(app.test_client(), data)
         routes = [
             (rule.rule, method)
             for rule in app.url_map.iter_rules()
@@ -94,16 +116,29 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
             body=BODIES,
             content_type=CONTENT_TYPES,
             extra=st.dictionaries(
-                st.sampled_from(["X-Seat-Token", "Accept", "Cookie", "Content-Length", "Origin"]),
+                st.sampled_from(
+                    [
+                        "X-Seat-Token",
+                        "Accept",
+                        "Cookie",
+                        "Content-Length",
+                        "Origin",
+                        "Host",
+                        "Sec-Fetch-Site",
+                    ]
+                ),
                 HEADER_TEXT,
                 max_size=2,
             ),
+            as_owner=st.booleans(),
         )
         def check(route: tuple[str, str], data: st.DataObject, body: bytes, content_type: str,
-                  extra: dict[str, str]) -> None:  # fmt: skip
+                  extra: dict[str, str], as_owner: bool) -> None:  # fmt: skip
             rule, method = route
             url = fill(rule, data)
             headers = dict(extra)
+            if as_owner:
+                headers["X-Owner-Token"] = owner
             headers.pop("Content-Length", None)  # the client sets the true length
             if content_type:
                 headers["Content-Type"] = content_type
@@ -111,6 +146,7 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
             try:
                 status = response.status_code
                 assert status < 500, (method, url, body, response.get_data()[:300])
+                assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
                 if rule == "/games/<game_id>" and status == 404:  # a page with a way home
                     assert response.mimetype == "text/html", (method, url)
                 elif 400 <= status < 500 and method != "HEAD":
@@ -121,3 +157,54 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
         check()
     finally:
         table.close()
+
+
+NASTY_BODIES = {
+    "a number over 4,300 digits": (
+        b'{"version": ' + b"9" * 4301 + b"}",
+        "request body: a number of 4301 digits is too long (at most 4300)",
+    ),
+    "a lone surrogate in a name": (
+        json.dumps({**NEW_RINGS_GAME, "seats": [{"name": "\ud800", "corner": 0}]}).encode(),
+        "request body: text holds a lone surrogate (\\ud800); send real characters",
+    ),
+    "deep nesting": (b'{"action": ' + b"[" * 100 + b"]" * 100 + b"}", None),
+    "NaN": (b'{"version": NaN}', "request body: not JSON: NaN is not a JSON value"),
+}
+
+
+def test_the_inputs_that_once_gave_500s_are_400_on_every_route_that_takes_a_body(
+    emulated_client: FlaskClient, data_dir: Path
+) -> None:
+    client = emulated_client
+    owner = {"X-Owner-Token": pair_owner(client, data_dir)}
+    game_id = client.post("/api/games", json=NEW_RINGS_GAME).get_json()["id"]
+    values = {"game_id": game_id, "ring": "0", "seat": "0", "name": "done", "owner_id": "x"}
+    app = client.application
+    rules = [
+        (rule.rule, method)
+        for rule in app.url_map.iter_rules()
+        for method in sorted(rule.methods or ())
+        if method == "POST"  # every POST reads a JSON body (DELETEs take none)
+    ]
+    assert len(rules) >= 14
+    for rule, method in rules:
+        url = PLACEHOLDER.sub(lambda m: values.get(m.group(2), "x"), rule)
+        for what, (body, message) in NASTY_BODIES.items():
+            response = client.open(
+                url, method=method, data=body, headers=owner, content_type="application/json"
+            )
+            assert response.status_code == 400, (method, url, what, response.get_json())
+            assert is_error_format(response.get_data())
+            if message is not None:
+                assert response.get_json()["error"]["message"] == message, (method, url)
+
+
+def test_a_board_name_of_300_characters_is_400_not_a_file_error(
+    client: FlaskClient, data_dir: Path
+) -> None:
+    (data_dir / "boards").mkdir(parents=True, exist_ok=True)
+    name = "b" * 300
+    response = client.post("/api/games", json={**NEW_RINGS_GAME, "board": name})
+    assert response.status_code == 400
+    assert is_error_format(response.get_data())

@@ -43,7 +43,8 @@ def panel_state(state: State) -> dict[str, JSON]:
     """Return the keys the table adds to a stones game's state for the panel:
     ``score_options`` (engine order: best first), ``picks`` (:func:`pick_moves`),
     ``spaces`` (the five player-board rules), ``places``, ``bonus`` (place -> VP, keys as
-    strings) and ``end_place`` (for this many seats)."""
+    strings), ``end_place`` (for this many seats) and ``placeholder`` (the data file's
+    values are not yet the printed game's)."""
     data = state.data
     return {
         "score_options": [score_option_to_json(option) for option in score_options(state)],
@@ -55,4 +56,5 @@ def panel_state(state: State) -> dict[str, JSON]:
         "places": data.places,
         "bonus": {str(place): vp for place, vp in data.bonus},
         "end_place": state.end_place,
+        "placeholder": bool(data.placeholder),
     }

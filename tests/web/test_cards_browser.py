@@ -59,10 +59,10 @@ def test_a_tracked_table_through_a_destruction(browser: Any, served: str) -> Non
     page.click("#new-game button[type=submit]")
     page.wait_for_url("**/games/*")
     expect(page.locator("#cards-status")).to_contain_text(
-        "Enter the cards turned up into mountain 0"
+        "Enter the cards turned up into mountain 1"
     )
     deal(page, ["black", "yellow"])
-    expect(page.locator("#cards-status")).to_contain_text("mountain 1")
+    expect(page.locator("#cards-status")).to_contain_text("mountain 2")
     deal(page, ["black", "yellow"])
     expect(page.locator("#cards-status")).to_contain_text("Ann to play")
     play(page, {"mountain": 1, "colour": "green"})
@@ -76,10 +76,10 @@ def test_a_tracked_table_through_a_destruction(browser: Any, served: str) -> Non
     play(page, {"field": 1, "colour": "orange", "count": 1})
     # The destruction, guided: complete, who chooses, where each colour would go.
     expect(page.locator("#cards-status .what")).to_have_text(
-        "Mandala 1 is complete: Ann claims a colour"
+        "Mandala 2 is complete: Ann claims a colour"
     )
     expect(page.locator("#cards-claim-who")).to_have_text(
-        "Ann chose first. Now Ann claims a colour from mountain 1:"
+        "Ann chose first. Now Ann claims a colour from mountain 2:"
     )
     claims = page.locator("#cards-claim-list li")
     expect(claims).to_have_text(
@@ -100,7 +100,7 @@ def test_a_tracked_table_through_a_destruction(browser: Any, served: str) -> Non
     )
     page.click('button[data-claim="black"]')
     expect(page.locator("#cards-status")).to_contain_text(
-        "Enter the cards turned up into mountain 1"
+        "Enter the cards turned up into mountain 2"
     )
     expect(page.locator("#cards-counts")).to_have_text("Deck: 82 · discard pile: 4")
     ann = page.locator('.player[data-player="Ann"]')
@@ -108,7 +108,7 @@ def test_a_tracked_table_through_a_destruction(browser: Any, served: str) -> Non
     expect(ann.locator(".cup")).to_have_text("Y")
     expect(ann.locator(".score")).to_have_text("1")
     expect(page.locator("#cards-log li").first).to_contain_text(
-        "Ann claims black: 1 to Ann's river (space 2). Mandala 1 is destroyed"
+        "Ann claims black: 1 to Ann's river (space 2). Mandala 2 is destroyed"
     )
     deal(page, ["green", "black"])
     expect(page.locator("#cards-status")).to_contain_text("Bo to play")
@@ -116,7 +116,7 @@ def test_a_tracked_table_through_a_destruction(browser: Any, served: str) -> Non
     shot(page, "cards-table-after-deal")
     # Undo the deal (tracking a table: the last entry can always be undone).
     page.click("#cards-undo")
-    expect(page.locator("#cards-status")).to_contain_text("mountain 1")
+    expect(page.locator("#cards-status")).to_contain_text("mountain 2")
     game_id = page.url.rsplit("/", 1)[1]
     record = api(served, f"/api/games/{game_id}/record")
     assert record["mode"] == "table"
@@ -179,7 +179,7 @@ def test_two_phones_each_see_only_their_own_hand(browser: Any, served: str) -> N
     step = json.dumps(cards.action_to_json(first), separators=(",", ":"))
     ann.click(f"#cards-entry button[data-action='{step}']")
     expect(bo.locator("#cards-log li").first).to_contain_text(
-        f"Ann plays {first.colour} into mountain {first.mandala}. Ann draws 3"
+        f"Ann plays {first.colour} into mountain {first.mandala + 1}. Ann draws 3"
     )
     expect(hand_of(bo, "Ann")).to_have_text("8 cards")
     expect(bo.locator("#cards-entry")).to_be_visible()  # Bo's turn on Bo's phone

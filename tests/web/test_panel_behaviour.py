@@ -359,3 +359,58 @@ def test_the_score_sheet_shows_no_offline_badge(
     expect(page.locator("#live")).to_be_hidden()
     expect(page.locator("body")).not_to_contain_text("offline")
     assert page.errors == []
+
+
+def test_card_game_counts_from_one_and_says_beside_each_closed_play_why(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    game = api(served, "/api/games", {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "table"})
+    page = phone(browser, served)
+    page.goto(f"{served}/games/{game['id']}")
+    expect(page.locator("#cards-status")).to_contain_text(
+        "Enter the cards turned up into mountain 1"
+    )
+    expect(page.locator('[data-mandala="0"] h3')).to_have_text("Mandala 1")
+    expect(page.locator('[data-mandala="1"] h3')).to_have_text("Mandala 2")
+    # nothing is undone yet: the reason shows on the page, not only as a tooltip
+    expect(page.locator("#cards-undo")).to_be_disabled()
+    expect(page.locator("#cards-undo-why")).to_be_visible()
+    expect(page.locator("#cards-undo-why")).to_contain_text("Undo: ")
+    for colours in (["black", "yellow"], ["black", "yellow"]):
+        for i, colour in enumerate(colours):
+            page.select_option(f'#cards-entry select[name="deal-{i}"]', colour)
+        page.click("#cards-enter-deal")
+    expect(page.locator("#cards-status")).to_contain_text("Ann to play")
+    page.click('#cards-entry button[data-colour="black"]')  # black is in both mountains
+    closed = page.locator("#cards-why li")
+    expect(closed.first).to_be_visible()
+    expect(page.locator("#cards-why")).to_contain_text("Field 1: not black")
+    for button in page.locator("#cards-entry button[data-action]:disabled").all():
+        action = button.get_attribute("data-action")
+        expect(page.locator(f"#cards-why li[data-why='{action}']")).to_be_visible()
+    shot(page, "i22a-cards-why")
+    assert page.errors == []
+
+
+def test_a_stones_game_on_placeholder_data_says_so_and_where_to_fix_it(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    from companion.games.stones import datafile
+
+    assert datafile.load_data_file().placeholder  # the bundled file is still the placeholder
+    game = api(served, "/api/games", {"kind": "stones", "seats": ["Ann", "Bo"], "seed": 1})
+    page = phone(browser, served)
+    page.goto(f"{served}/games/{game['id']}")
+    banner = page.locator("#placeholder-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("hardware/games/stones.toml")
+    expect(banner).to_contain_text("placeholder = false")
+    expect(page.locator('[data-seat="Ann"] .player-dot')).to_have_text("A")
+    shot(page, "i22a-stones-placeholder")
+    assert page.errors == []

@@ -42,6 +42,23 @@
   const canon = (x) => JSON.stringify(Object.keys(x).sort().map((k) => [k, x[k]]));
   const same = (a, b) => canon(a) === canon(b);
   const isLegal = (action) => (game.state.legal || []).some((x) => same(x, action));
+  /* People count mountains, fields and mandalas from 1 (the API's indices start at 0). */
+  const nth = (index) => String(Number(index) + 1);
+  const counted = (text) => String(text).replace(/\b(mountain|field|mandala)s? (\d+)\b/gi,
+    (_, word, n) => `${word} ${nth(n)}`);
+
+  /* Why a play is not open now, in a line beside it (a tooltip is invisible on touch). */
+  function whyNot(action) {
+    if (!action.colour && !action.discard) return "pick a colour first";
+    const colour = action.colour || action.discard;
+    const legal = game.state.legal || [];
+    const target = (x) => ("mountain" in action ? x.mountain === action.mountain :
+      "field" in action ? x.field === action.field : "discard" in x);
+    const here = legal.filter(target);
+    if (!here.length) return "nothing may go there now";
+    if (!here.some((x) => (x.colour || x.discard) === colour)) return `not ${colour}: the rules keep it out now`;
+    return `not ${action.count} at once`;
+  }
 
   async function act(action) {
     try {
@@ -61,9 +78,9 @@
       const scores = names.map((n) => n + " " + s.scores[n]).join(" · ");
       return "Game over: " + (s.winner ? s.winner + " wins" : "a shared win") + " (" + scores + ")";
     }
-    if (s.due && "deal" in s.due) return "Enter the cards turned up into mountain " + s.due.deal;
+    if (s.due && "deal" in s.due) return "Enter the cards turned up into mountain " + nth(s.due.deal);
     if (s.due && "cup" in s.due) return "Play has ended: enter " + s.due.cup + "'s two starting cup cards";
-    if (s.claiming) return "Mandala " + s.claiming.mandala + " is complete: " + s.to_move + " claims a colour";
+    if (s.claiming) return "Mandala " + nth(s.claiming.mandala) + " is complete: " + s.to_move + " claims a colour";
     return s.to_move + " to play";
   }
 
@@ -104,9 +121,9 @@
     box.hidden = !s.claiming || s.over;
     if (box.hidden) return;
     const m = s.claiming.mandala;
-    document.getElementById("cards-claim-title").textContent = "Mandala " + m + " is complete: destruction";
+    document.getElementById("cards-claim-title").textContent = "Mandala " + nth(m) + " is complete: destruction";
     document.getElementById("cards-claim-who").textContent =
-      s.claiming.chooser + " chose first. Now " + s.to_move + " claims a colour from mountain " + m + ":";
+      s.claiming.chooser + " chose first. Now " + s.to_move + " claims a colour from mountain " + nth(m) + ":";
     const mayClaim = s.mode === "table" || isLegal({ claim: s.claims.length ? s.claims[0].colour : "" });
     const list = document.getElementById("cards-claim-list");
     list.replaceChildren();
@@ -140,7 +157,7 @@
       const deal = (s.legal || []).find((a) => "deal" in a);
       const n = deal ? deal.colours.length : 2;
       box.hidden = false;
-      title.textContent = "Deal into mountain " + s.due.deal;
+      title.textContent = "Deal into mountain " + nth(s.due.deal);
       const selects = Array.from({ length: n }, (_, i) => colourSelect("card " + (i + 1), "deal-" + i));
       body.append(el("div", { class: "entry-grid" }, selects),
         el("button", { type: "button", class: "primary", id: "cards-enter-deal", text: n ? "Enter the deal" : "Nothing to deal: go on",
@@ -174,15 +191,20 @@
     const c = pick.colour;
     const n = pick.count;
     const options = [
-      ["Mountain 0", { mountain: 0, colour: c }],
-      ["Mountain 1", { mountain: 1, colour: c }],
-      ["Field 0 ×" + n, { field: 0, colour: c, count: n }],
-      ["Field 1 ×" + n, { field: 1, colour: c, count: n }],
+      ["Mountain 1", { mountain: 0, colour: c }],
+      ["Mountain 2", { mountain: 1, colour: c }],
+      ["Field 1 ×" + n, { field: 0, colour: c, count: n }],
+      ["Field 2 ×" + n, { field: 1, colour: c, count: n }],
       ["Discard ×" + n, { discard: c, count: n }],
     ];
     body.append(el("div", { class: "entry-grid" }, options.map(([text, action]) =>
       el("button", { type: "button", class: "primary", "data-action": JSON.stringify(action), text,
         disabled: !c || !isLegal(action), onclick: () => act(action) }))));
+    const closed = options.filter(([, action]) => !c || !isLegal(action));
+    if (closed.length) {
+      body.append(el("ul", { class: "list why", id: "cards-why" }, closed.map(([text, action]) =>
+        el("li", { "data-why": JSON.stringify(action), text: `${text.split(" ×")[0]}: ${whyNot(action)}` }))));
+    }
   }
 
   function renderMandalas(s) {
@@ -192,7 +214,7 @@
     s.mandalas.forEach((m, i) => {
       const complete = s.claiming && s.claiming.mandala === i;
       box.append(el("div", { class: "mandala" + (complete ? " complete" : ""), "data-mandala": i },
-        el("h3", { text: "Mandala " + i + (complete ? " — complete" : "") }),
+        el("h3", { text: "Mandala " + nth(i) + (complete ? " — complete" : "") }),
         el("div", { class: "area" }, el("span", { text: names[0] + "'s field" }), el("span", {}, cards(m.fields[names[0]]))),
         el("div", { class: "area" }, el("span", { text: "Mountain" }), el("span", {}, cards(m.mountain))),
         el("div", { class: "area" }, el("span", { text: names[1] + "'s field" }), el("span", {}, cards(m.fields[names[1]])))));
@@ -229,13 +251,13 @@
     now.textContent = s.companion ? s.companion.text + (s.companion.error ? ": " + s.companion.error : "…") : "";
     now.hidden = !s.companion;
     document.getElementById("cards-companion-said").replaceChildren(...said.slice(-4).reverse().map((line) =>
-      el("li", { "data-action": line.action, text: line.text })));
+      el("li", { "data-action": line.action, text: counted(line.text) })));
   }
 
   function renderLog(s) {
     const list = document.getElementById("cards-log");
     list.replaceChildren(...s.log.slice().reverse().map((entry) =>
-      el("li", { text: entry.instructions.length ? entry.instructions.join(". ") : JSON.stringify(entry.action) })));
+      el("li", { text: entry.instructions.length ? counted(entry.instructions.join(". ")) : JSON.stringify(entry.action) })));
   }
 
   function render() {
@@ -251,6 +273,9 @@
     const undo = document.getElementById("cards-undo");
     undo.disabled = s.undo !== null;
     undo.title = s.undo || "undo the last action";
+    const why = document.getElementById("cards-undo-why");  // the reason, visible
+    why.hidden = s.undo === null;
+    why.textContent = s.undo ? "Undo: " + s.undo : "";
   }
 
   async function take(seat, token) {

@@ -3,18 +3,11 @@
    seats the game allows, an import. */
 "use strict";
 (() => {
-  const { el, api, live, say, sayError, coalesce, data } = Panel;
+  const { el, api, live, say, sayError, coalesce, data, playerDot } = Panel;
   const KIND = data.kind_names || {};
-  const FILL = { orange: "#f08a00", purple: "#8e3fbf", cyan: "#00a5b5", white: "#f4f4f4",
-    pink: "#e0559a", lime: "#8bc34a", teal: "#00897b" };
   let players = Object.assign({}, data.player_colours || {});
 
   /* ---- the games ---- */
-  function dot(name, colour) {
-    return el("span", { class: "dot", style: `background:${FILL[colour] || colour}`,
-      title: `${name}: ${colour}`, text: name.slice(0, 1).toUpperCase() });
-  }
-
   function stateLine(g) {
     if (g.error) return "cannot be read: " + g.error;
     if (g.over) return g.winner ? `${g.winner} won` : "over: a draw";
@@ -28,7 +21,7 @@
     const people = (g.seats || []).map((name, i) => el("span", {
       class: "player" + (g.to_move === name ? " turn" : "") + (g.winner === name ? " won" : ""),
       "data-player": name },
-      dot(name, colours[i] || "white"), el("span", { text: name }),
+      playerDot(name, colours[i] || "white"), el("span", { text: name }),
       name in scores ? el("strong", { class: "score", text: String(scores[name]) }) : null));
     return el("li", { class: "game-card", "data-id": g.id },
       el("a", { class: "resume", href }, el("strong", { text: KIND[g.kind] || g.kind }),

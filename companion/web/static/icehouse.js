@@ -30,7 +30,10 @@
     const i = names.indexOf(name);
     const initials = names.map((n) => n.slice(0, 1).toUpperCase());
     const unique = new Set(initials).size === initials.length;
-    return { fill: SEAT_FILL[i % SEAT_FILL.length], text: unique ? initials[i] : String(i + 1) };
+    // the player's own colour (the same in every game), else one of the page's
+    const own = (Panel.data.colours || {})[name];
+    const fill = own ? Panel.playerFill(own) : SEAT_FILL[i % SEAT_FILL.length];
+    return { fill, text: unique ? initials[i] : String(i + 1) };
   }
 
   function legal() {

@@ -142,9 +142,21 @@ const Panel = (() => {
     };
   }
 
+  /* One colour per player (the table picks it, companion/table/colours.py): a dot in it
+     with the player's initial, so colour is never the only signal. */
+  const PLAYER_FILL = { orange: "#f08a00", purple: "#8e3fbf", cyan: "#00a5b5", white: "#f4f4f4",
+    pink: "#e0559a", lime: "#8bc34a", teal: "#00897b" };
+  const playerFill = (colour) => PLAYER_FILL[colour] || colour;
+  function playerDot(name, colour) {
+    const shown = colour || (data && data.colours && data.colours[name]) || "white";
+    return el("span", { class: "dot player-dot", style: `background:${playerFill(shown)}`,
+      title: `${name}: ${shown}`, text: String(name).slice(0, 1).toUpperCase() });
+  }
+
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
-  return { page, data, el, svg, say, sayError, api, live, coalesce, letter };
+  return { page, data, el, svg, say, sayError, api, live, coalesce, letter, playerDot,
+    playerFill };
 })();
 
 /* A picture that scrolls sideways in its own box on a phone starts at its middle. */

@@ -270,6 +270,7 @@
     }
     document.getElementById("scores").replaceChildren(...seatList.map((name) => el("span", {
       class: "chip" + (name === moverName() ? " turn" : ""), "data-seat": name },
+    Panel.playerDot(name),
     el("span", { text: name + (s.winner === name ? " (winner)" : "") }),
     el("span", { class: "score", text: String(s.scores[name]) }), "VP")));
   }
@@ -352,6 +353,8 @@
   }
 
   function draw() {
+    // the scores are only as true as the data file's values
+    document.getElementById("placeholder-banner").hidden = !st().placeholder;
     drawHeader();
     drawPick();
     drawBoard();

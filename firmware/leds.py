@@ -211,9 +211,14 @@ def make_strip(config: StripConfig, emulate: bool) -> LedStrip:
 def _import(driver: str, *modules: str) -> list[ModuleType]:
     try:
         return [importlib.import_module(name) for name in modules]
-    except ImportError as error:
+    except (ImportError, RuntimeError) as error:
+        # Blinka turns a missing platform library (gpiod for `import board`) into a
+        # RuntimeError whose install hint is for its own installer, off under the unit.
+        missing = error if isinstance(error, ImportError) else error.__cause__
+        if not isinstance(missing, ImportError):
+            raise
         raise HardwareError(
-            f"LED driver {driver!r} is not available here ({error}): on the Pi install "
+            f"LED driver {driver!r} is not available here ({missing}): on the Pi install "
             "the extra with pip install 'mandala-companion[pi]'; use --emulate on a laptop"
         ) from error
 

@@ -28,8 +28,15 @@ BIT1, BIT0 = 0b11110000, 0b11000000
 RESET_S = 50e-6  # WS2812: a low line for 50 us latches the frame
 
 SCRIPT = """
-import json, sys
+import json, os, sys
 from dataclasses import replace
+
+class Blocker:  # a library the install left out (BLOCK names it)
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] == os.environ.get("BLOCK"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+sys.meta_path.insert(0, Blocker())
 from firmware.leds import make_strip
 from firmware.maps import load_pin_map
 config = replace(load_pin_map().leds, **json.loads(sys.argv[1]))
@@ -47,6 +54,7 @@ def run_strip(
     board: str,
     frames: list[list[tuple[int, int, int]]],
     devices: str | None = None,
+    block: str = "",
     **config: Any,
 ) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
     log = tmp_path / "spidev.jsonl"
@@ -57,6 +65,7 @@ def run_strip(
         BLINKA_FORCEBOARD=BOARDS[board],
         BLINKA_FORCECHIP="BCM2XXX",
         BLINKA_SKIP_DEPENDENCY_CHECK="1",  # as the unit sets it
+        BLOCK=block,
     )
     if devices is not None:
         env["SPIDEV_STANDIN_DEVICES"] = devices
@@ -151,4 +160,22 @@ def test_spi_off_is_one_line_saying_how_to_turn_it_on(tmp_path: Path) -> None:
     assert last.endswith(
         "HardwareError: leds.driver: SPI is off (/dev/spidev0.0 is missing): add "
         "dtparam=spi=on to /boot/firmware/config.txt (systemd/install.sh does) and reboot"
+    )
+
+
+@pytest.mark.parametrize("board", ["pi4", "pi5"])
+def test_blinka_without_gpiod_is_one_line_naming_it(tmp_path: Path, board: str) -> None:
+    # Blinka 10's `import board` imports gpiod; with BLINKA_SKIP_DEPENDENCY_CHECK=1 (the
+    # unit) nothing installs it, so the pi extra must: without it this is the line.
+    done, records = run_strip(tmp_path, board, [], block="gpiod")
+    assert done.returncode == 1
+    assert records == []
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .endswith(
+            "HardwareError: LED driver 'neopixel-spi' is not available here (No module named "
+            "'gpiod'): on the Pi install the extra with pip install 'mandala-companion[pi]'; use "
+            "--emulate on a laptop"
+        )
     )

@@ -243,9 +243,14 @@ def test_a_board_made_in_the_editor_is_used_for_a_new_game(
     page.click('button[data-ring-tab="4"]')
     slot = page.locator('path[data-ring="4"][data-slot="3"]')
     expect(slot).to_have_attribute("data-black", "0")  # reference ring 4: slot 3 coloured
-    slot.click()
+    slot_3 = page.locator('button[data-slot-button="3"]')  # on a phone the slots are buttons
+    expect(slot_3).to_have_attribute("aria-pressed", "false")
+    expect(slot_3).to_have_text("3N brown")
+    slot_3.click()
     expect(page.locator('path[data-ring="4"][data-slot="3"]')).to_have_attribute("data-black", "1")
-    page.locator('path[data-ring="4"][data-slot="1"]').click()  # and slot 1 to coloured
+    expect(slot_3).to_have_attribute("aria-pressed", "true")
+    expect(slot_3).to_have_text("3black")
+    page.click('button[data-slot-button="1"]')  # and slot 1 to coloured
     expect(page.locator("#ring-summary")).to_have_text(
         "Ring 4 (brown, N): black slots 2 3 4 6 8 10 12 14"
     )
@@ -322,4 +327,21 @@ def test_calibration_asks_on_the_page_before_zeroing_and_says_when_each_ring_las
     expect(page.locator('#diag tr[data-ring="3"] td').nth(1)).to_have_text("0")
     assert api(served, "/api/board")["offsets"] == [0] * 10
     assert dialogs == []
+    assert page.errors == []
+
+
+def test_on_a_wide_screen_a_click_on_the_editors_picture_switches_a_slot_too(
+    served: str, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served, size=(1024, 768))
+    page.goto(served + "/boards/new")
+    page.click('button[data-ring-tab="4"]')
+    page.locator('path[data-ring="4"][data-slot="3"]').click()
+    expect(page.locator('path[data-ring="4"][data-slot="3"]')).to_have_attribute("data-black", "1")
+    expect(page.locator('button[data-slot-button="3"]')).to_have_attribute("aria-pressed", "true")
+    shot(page, "08-board-editor-wide")
+    page.set_viewport_size({"width": 360, "height": 740})  # a phone: only the buttons switch
+    expect(page.locator('path[data-ring="4"][data-slot="3"]')).not_to_have_class("tap")
     assert page.errors == []

@@ -90,7 +90,10 @@ const BoardSvg = (() => {
         });
         path.append(node("title", {}, `ring ${r} (${ring.colour}) slot ${slot}: ` +
           (isBlack ? "black" : "coloured")));
-        if (opts.onSlot) path.addEventListener("click", () => opts.onSlot(r, slot));
+        if (opts.onSlot) {
+          path.setAttribute("class", "tap");
+          path.addEventListener("click", () => opts.onSlot(r, slot));
+        }
         slots.append(path);
         if (!isBlack && n <= 24) {
           const [x, y] = point(outer - WIDTH / 2, centre);

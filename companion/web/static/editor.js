@@ -1,10 +1,12 @@
 /* The board editor: tap a ring's slots black or coloured, name the board, save it to
-   <data>/boards/, then use it for a new game. */
+   <data>/boards/, then use it for a new game. The slots are buttons, a finger wide; on a
+   wide screen the picture's slots can be clicked too. */
 "use strict";
 (() => {
   const { el, api, say, letter } = Panel;
   let board = JSON.parse(JSON.stringify(Panel.data.board));
   let ring = 0;
+  const wide = window.matchMedia("(min-width: 900px)");
 
   function slug(text) {
     return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
@@ -24,12 +26,23 @@
       class: "small", "aria-pressed": String(r === ring), "data-ring-tab": r,
       text: `${r} ${letter(info.colour)}`, title: `ring ${r} (${info.colour})`,
       onclick: () => { ring = r; draw(); } })));
+    const info = board.rings[ring];
+    const black = new Set(info.black);
+    const slots = [];
+    for (let slot = 0; slot < board.spokes; slot += 1) {
+      slots.push(el("button", { type: "button", class: "slot", "data-slot-button": slot,
+        "aria-pressed": String(black.has(slot)),
+        style: black.has(slot) ? null : `--slot: ${BoardSvg.FILL[info.colour]}`,
+        onclick: () => toggle(ring, slot) },
+      el("span", { text: String(slot) }), el("small", { text: black.has(slot) ? "black" :
+        `${letter(info.colour)} ${info.colour}` })));
+    }
+    document.getElementById("slot-buttons").replaceChildren(...slots);
     BoardSvg.draw(document.getElementById("board"), board, {
       offsets: new Array(10).fill(0), selectedRing: ring, open: BoardSvg.openPaths(board,
         new Array(10).fill(0)),
-      onSlot: (r, slot) => toggle(r, slot),
+      onSlot: wide.matches ? (r, slot) => toggle(r, slot) : null,
     });
-    const info = board.rings[ring];
     document.getElementById("ring-summary").textContent = `Ring ${ring} (${info.colour}, ` +
       `${letter(info.colour)}): black slots ${info.black.join(" ") || "none"}`;
   }
@@ -79,5 +92,6 @@
     event.preventDefault();
     save(false);
   });
+  wide.addEventListener("change", draw);
   draw();
 })();

@@ -54,6 +54,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "health": ("/health", "main section"),
     "board-editor": ("/boards/new", "#board path"),
     "score-sheet": ("/cards/sheet", "#sheet"),
+    "missing-game": ("/games/no-such-game", "main a[href='/']"),
 }
 
 TWO_SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]

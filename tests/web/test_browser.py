@@ -328,6 +328,15 @@ def test_calibration_asks_on_the_page_before_zeroing_and_says_when_each_ring_las
     assert api(served, "/api/board")["offsets"] == [0] * 10
     assert dialogs == []
     assert page.errors == []
+    guest = phone(browser, served, browser.new_context())  # not the owner: told by the box
+    guest.goto(served + "/calibrate")
+    guest.click("#zero")
+    guest.click("#zero-yes")
+    refusal = guest.locator("#zero-confirm + .feedback")
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text("owner")
+    assert refusal.bounding_box()["y"] < 740
+    expect(guest.locator("#zero-done")).to_have_text("")
 
 
 def test_on_a_wide_screen_a_click_on_the_editors_picture_switches_a_slot_too(

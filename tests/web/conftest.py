@@ -15,6 +15,23 @@ from companion.table.service import Table
 from companion.web import create_app
 
 TWO_SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]
+
+
+def open_board(name: str) -> dict[str, Any]:
+    """A 16-spoke board (as JSON) whose every slot is black, the only entrance at spoke 2."""
+    return {
+        "name": name,
+        "spokes": 16,
+        "corners": [2, 6, 10, 14],
+        "entrances": [2],
+        "dice": [0, 1, 2, 3, 4],
+        "rings": [
+            {"colour": colour, "black": list(range(16))}
+            for colour in ["red", "blue", "green", "yellow", "brown"] * 2
+        ],
+    }
+
+
 NEW_RINGS_GAME = {"kind": "rings", "seats": TWO_SEATS, "board": "reference", "variant": "standard"}
 
 

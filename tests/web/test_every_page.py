@@ -22,6 +22,7 @@ from companion.games import cards, icehouse, rings, stones
 from tests.games.icehouse_helpers import block_path
 from tests.web import icehouse_game
 from tests.web.browser import api, chromium, pair_owner, phone, serve_emulated, shot
+from tests.web.conftest import open_board
 
 pytestmark = pytest.mark.browser
 
@@ -59,17 +60,7 @@ PAGES: dict[str, tuple[str, str]] = {
 
 TWO_SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]
 #: All slots black, the only entrance at spoke 2 (Ann's): Ann enters every turn and wins.
-OPEN_BOARD = {
-    "name": "Open sixteen",
-    "spokes": 16,
-    "corners": [2, 6, 10, 14],
-    "entrances": [2],
-    "dice": [0, 1, 2, 3, 4],
-    "rings": [
-        {"colour": colour, "black": list(range(16))}
-        for colour in ["red", "blue", "green", "yellow", "brown"] * 2
-    ],
-}
+OPEN_BOARD = open_board("Open sixteen")
 
 
 def played_out(engine: Any, setup: dict[str, Any], choose: Callable[[Any], Any]) -> dict[str, Any]:

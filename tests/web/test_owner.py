@@ -15,20 +15,10 @@ from companion.table.service import Table
 from companion.table.store import DB_NAME, add_pair_code
 from companion.web import create_app
 from tests.conftest import SPEC_EXAMPLES, run_cli
-from tests.web.conftest import NEW_RINGS_GAME, assert_error, pair_owner
+from tests.web.conftest import NEW_RINGS_GAME, assert_error, open_board, pair_owner
 
 RECORD = (SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json").read_text()
-BOARD = {
-    "name": "Ours",
-    "spokes": 16,
-    "corners": [2, 6, 10, 14],
-    "entrances": [2],
-    "dice": [0, 1, 2, 3, 4],
-    "rings": [
-        {"colour": colour, "black": list(range(16))}
-        for colour in ["red", "blue", "green", "yellow", "brown"] * 2
-    ],
-}
+BOARD = open_board("Ours")
 
 
 def needs_owner(what: str) -> str:

@@ -55,7 +55,7 @@ from companion.table.sensors import (
     parse_offsets,
     parse_spokes,
 )
-from companion.table.store import GameRow, Store
+from companion.table.store import DAMAGED_KEY, GameRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -663,6 +663,14 @@ class Table:
             "started": iso(self.started_at) if self.started_at else None,
             "subscribers": self.hub.count(),
         }
+
+    def damaged_copies(self) -> list[dict[str, str]]:
+        """The damaged databases kept aside (``{"backup", "reason", "at"}``) not dismissed yet."""
+        return self._call(lambda: self._db().damaged_notices())
+
+    def dismiss_damaged(self) -> None:
+        """Stop showing the damaged-database banner (the kept copies stay on disk)."""
+        self._call(lambda: self._db().put_setting(DAMAGED_KEY, None))
 
     def integrity_check(self) -> list[str]:
         """``PRAGMA integrity_check`` of the database (``["ok"]`` when sound)."""

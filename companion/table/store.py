@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 DB_NAME = "table.db"
 """The database file's name inside the data directory."""
+DAMAGED_KEY = "damaged_copies"
+"""The setting that lists the damaged files set aside, until the owner dismisses them."""
 
 
 def _schema_1(db: sqlite3.Connection) -> None:
@@ -178,6 +180,7 @@ class Store:
             data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StorageError(f"data directory {data_dir}: cannot create it: {error}") from error
+        set_aside: tuple[Path, str] | None = None
         try:
             self.db = self._open()
         except sqlite3.DatabaseError as error:
@@ -193,9 +196,12 @@ class Store:
                 self.db = self._open()
             except sqlite3.Error as again:
                 raise StorageError(f"{self.path}: cannot start a new database: {again}") from again
+            set_aside = (backup, str(error))
         if max_page_count is not None:
             self.db.execute(f"PRAGMA max_page_count = {int(max_page_count)}")
         self._identity = self._file_identity()
+        if set_aside is not None:
+            self.keep_damaged_notice(*set_aside)
         self.gone: str | None = None
         """Why the file is no longer where it was opened (every write is refused), or None."""
 
@@ -261,6 +267,25 @@ class Store:
                 "nothing was changed"
             ) from error
         return backup
+
+    def keep_damaged_notice(self, backup: Path, reason: str) -> None:
+        """Remember a damaged file set aside until the owner dismisses it (it survives restarts)."""
+        notices = self.damaged_notices()
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        notices.append({"backup": str(backup), "reason": reason, "at": stamp})
+        try:
+            self.put_setting(DAMAGED_KEY, json.dumps(notices))
+        except StorageError as failed:  # the warning above still says it for this run
+            log.error("%s", failed)
+
+    def damaged_notices(self) -> list[dict[str, str]]:
+        """The damaged files set aside that the owner has not dismissed yet, oldest first."""
+        value = self.setting(DAMAGED_KEY)
+        try:
+            found = json.loads(value) if value else []
+        except ValueError:
+            return []
+        return [dict(item) for item in found if isinstance(item, dict)]
 
     def close(self) -> None:
         """Close the file (a WAL checkpoint happens on the last close)."""

@@ -19,6 +19,7 @@ from companion.games.base import GameError
 from companion.table import NotFound
 from companion.table.colours import PALETTE
 from companion.web.api_boards import find_board, saved_names
+from companion.web.api_damaged import damaged_copies
 from companion.web.api_games import page_number
 from companion.web.service import table
 from companion.web.viewer import viewer
@@ -140,7 +141,13 @@ def home() -> str:
         "player_colours": table().player_colours(),
         "palette": list(PALETTE),
     }
-    return render_template("home.html", data=data, page=page_config(), seat_colours=SEAT_COLOURS)
+    return render_template(
+        "home.html",
+        data=data,
+        page=page_config(),
+        seat_colours=SEAT_COLOURS,
+        damaged=damaged_copies(),
+    )
 
 
 @blueprint.get("/games/<game_id>")

@@ -75,3 +75,32 @@ def test_a_phone_asks_the_box_and_the_done_button_makes_it_the_owner(
     page.set_viewport_size({"width": 1024, "height": 768})
     shot(page, "owner-03-tablet")
     assert page.errors == []
+
+
+def test_the_damaged_database_banner_names_the_copy_and_the_owner_dismisses_it(
+    browser: Any, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    from tests.web.browser import as_owner
+
+    data = tmp_path / "damaged"
+    data.mkdir()
+    (data / "table.db").write_bytes(b"not a database at all" * 300)
+    with serve_emulated(data) as served:
+        backup = next(data.glob("table.db.damaged-*"))
+        page = phone(browser, served)
+        page.goto(served + "/")
+        banner = page.locator("#damaged")
+        expect(banner).to_contain_text("The games database was damaged")
+        expect(banner).to_contain_text(str(backup))
+        page.click("#damaged-dismiss")
+        said = page.locator("#damaged + .feedback")  # said right under the banner
+        expect(said).to_contain_text("only the box's owner can dismiss the damaged-database")
+        shot(page, "owner-04-damaged-banner")
+        as_owner(page, served, data)
+        page.click("#damaged-dismiss")
+        expect(banner).to_have_count(0)
+        page.reload()
+        expect(page.locator("#damaged")).to_have_count(0)
+        assert page.errors == []

@@ -90,5 +90,15 @@
     } catch (error) { status.textContent = error.message; }
   });
 
+  const damaged = document.getElementById("damaged");
+  if (damaged) {
+    document.getElementById("damaged-dismiss").addEventListener("click", async () => {
+      try {
+        await call("DELETE", "/api/damaged");
+        damaged.remove();
+      } catch (error) { Panel.say(error.message, "error", damaged); }
+    });
+  }
+
   show().catch((error) => { status.textContent = error.message; });
 })();

@@ -1,0 +1,55 @@
+"""The damaged-database banner: on the home page, naming the kept copy, until the owner
+dismisses it (and across restarts until then)."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from companion.table.service import Table
+from companion.table.store import DB_NAME
+from companion.web import create_app
+from tests.web.conftest import assert_error, pair_owner
+
+JUNK = b"these are not the pages you are looking for" * 200
+DISMISS = (
+    "only the box's owner can dismiss the damaged-database warning; to become the owner, "
+    "open Owner on the home page and press the box's done button when it asks, or enter the "
+    "code that `mandala pair` prints on the box"
+)
+
+
+def test_the_home_page_names_the_kept_copy_until_the_owner_dismisses_it(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / DB_NAME).write_bytes(JUNK)
+    with Table(data) as table:
+        backup = next(data.glob(f"{DB_NAME}.damaged-*"))
+        client = create_app({}, table=table).test_client()
+        page = html.unescape(client.get("/").get_data(as_text=True))
+        assert "The games database was damaged" in page
+        assert str(backup) in page and "file is not a database" in page
+        listed = client.get("/api/damaged").get_json()["damaged"]
+        assert [(d["backup"], d["reason"]) for d in listed] == [
+            (str(backup), "file is not a database")
+        ]
+        assert_error(client.delete("/api/damaged"), 403, "owner_required", DISMISS)
+    with Table(data) as table:  # a restart does not hide it
+        client = create_app({}, table=table).test_client()
+        assert str(backup) in html.unescape(client.get("/").get_data(as_text=True))
+        pair_owner(client, data)
+        assert client.delete("/api/damaged").get_json() == {"damaged": []}
+        assert "The games database was damaged" not in client.get("/").get_data(as_text=True)
+    with Table(data) as table:  # dismissed for good; the kept copy stays on disk
+        client = create_app({}, table=table).test_client()
+        assert client.get("/api/damaged").get_json() == {"damaged": []}
+        assert "The games database was damaged" not in client.get("/").get_data(as_text=True)
+    assert backup.read_bytes() == JUNK
+
+
+def test_a_sound_database_shows_no_banner(client: object) -> None:
+    from flask.testing import FlaskClient
+
+    assert isinstance(client, FlaskClient)
+    assert client.get("/api/damaged").get_json() == {"damaged": []}
+    assert "The games database was damaged" not in client.get("/").get_data(as_text=True)

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.web.browser import api, as_owner, phone, serve_emulated, shot
+from tests.web.conftest import NEW_RINGS_GAME
 
 pytestmark = pytest.mark.browser
 
@@ -353,4 +354,37 @@ def test_on_a_wide_screen_a_click_on_the_editors_picture_switches_a_slot_too(
     shot(page, "08-board-editor-wide")
     page.set_viewport_size({"width": 360, "height": 740})  # a phone: only the buttons switch
     expect(page.locator('path[data-ring="4"][data-slot="3"]')).not_to_have_class("tap")
+    assert page.errors == []
+
+
+def test_the_ring_board_is_legible_on_a_phone_and_zooms_to_twice_its_size(
+    served: str, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    game = api(served, "/api/games", NEW_RINGS_GAME)  # the reference board: 16 lettered slots
+    page = phone(browser, served)
+    page.goto(f"{served}/games/{game['id']}")
+    letters = page.locator("#board .slots text")
+    expect(letters.first).to_be_attached()
+
+    def letter_px() -> float:
+        box = letters.first.bounding_box()
+        assert box is not None
+        return float(box["height"])
+
+    assert letter_px() >= 8  # was about 5 px
+    zoom = page.locator('button[data-zoom="board-box"]')
+    zoom.click()
+    expect(zoom).to_have_attribute("aria-pressed", "true")
+    assert letter_px() >= 16
+    box = page.locator("#board-box")
+    middle = box.evaluate("b => [b.scrollLeft, (b.scrollWidth - b.clientWidth) / 2]")
+    assert middle[1] > 0 and abs(middle[0] - middle[1]) <= 2  # it opens at the board's middle
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360  # the box scrolls, never the page
+    shot(page, "11-ring-board-zoomed")
+    zoom.click()
+    expect(zoom).to_have_attribute("aria-pressed", "false")
+    assert letter_px() < 16
     assert page.errors == []

@@ -163,3 +163,15 @@ const Panel = (() => {
 for (const box of document.querySelectorAll("[data-scroll-centre]")) {
   box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
 }
+
+/* A [data-zoom] button shows its box's picture twice as large on a phone (panel.css), from
+   the middle; the zoomed box scrolls, so a keyboard can reach it. */
+for (const button of document.querySelectorAll("[data-zoom]")) {
+  const box = document.getElementById(button.getAttribute("data-zoom"));
+  button.addEventListener("click", () => {
+    const zoomed = box.classList.toggle("zoomed");
+    button.setAttribute("aria-pressed", String(zoomed));
+    if (zoomed) box.setAttribute("tabindex", "0"); else box.removeAttribute("tabindex");
+    box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+  });
+}

@@ -55,6 +55,7 @@ def run_strip(
     frames: list[list[tuple[int, int, int]]],
     devices: str | None = None,
     block: str = "",
+    deny: str = "",
     **config: Any,
 ) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
     log = tmp_path / "spidev.jsonl"
@@ -66,6 +67,7 @@ def run_strip(
         BLINKA_FORCECHIP="BCM2XXX",
         BLINKA_SKIP_DEPENDENCY_CHECK="1",  # as the unit sets it
         BLOCK=block,
+        SPIDEV_STANDIN_DENY=deny,
     )
     if devices is not None:
         env["SPIDEV_STANDIN_DEVICES"] = devices
@@ -177,5 +179,19 @@ def test_blinka_without_gpiod_is_one_line_naming_it(tmp_path: Path, board: str) 
             "HardwareError: LED driver 'neopixel-spi' is not available here (No module named "
             "'gpiod'): on the Pi install the extra with pip install 'mandala-companion[pi]'; use "
             "--emulate on a laptop"
+        )
+    )
+
+
+def test_no_permission_on_the_spi_device_names_the_spi_group(tmp_path: Path) -> None:
+    done, records = run_strip(tmp_path, "pi4", [], deny="/dev/spidev0.0")
+    assert done.returncode == 1
+    assert records == []
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .endswith(
+            "HardwareError: leds.driver: no permission on /dev/spidev0.0: add the service user to "
+            "the spi group (systemd/install.sh does), or run it as a user in that group"
         )
     )

@@ -12,7 +12,8 @@ file named by ``SPIDEV_STANDIN`` (``open``, ``mode``, ``bits``, ``speed``, ``tra
 the bytes in hex, ``close``).
 
 ``SPIDEV_STANDIN_DEVICES`` lists the devices that exist (comma-separated; default
-``/dev/spidev0.0,/dev/spidev0.1``; empty: SPI is off). :func:`activate` installs it; the
+``/dev/spidev0.0,/dev/spidev0.1``; empty: SPI is off); ``SPIDEV_STANDIN_DENY`` those the
+user may not open (not in the spi group). :func:`activate` installs it; the
 ``sitecustomize`` next to it does so in any Python started with this directory on
 ``PYTHONPATH`` and ``SPIDEV_STANDIN`` set.
 """
@@ -76,6 +77,8 @@ def open_(path: Any, flags: int, mode: int = 0o777, *, dir_fd: Any = None) -> in
         return _real_open(path, flags, mode, dir_fd=dir_fd)
     if path not in _devices():
         raise FileNotFoundError(2, "No such file or directory", path)
+    if path in os.environ.get("SPIDEV_STANDIN_DENY", "").split(","):
+        raise PermissionError(13, "Permission denied", path)  # crw-rw---- root:spi
     fd = _real_open(os.devnull, os.O_RDWR)  # a real descriptor number, never reused twice
     with _lock:
         _open[fd] = _Device(path)

@@ -15,7 +15,7 @@ from companion.games.base import IllegalAction
 from companion.games.cards import Claim, CupEntry, Deal, Discard, FieldPlay, MountainPlay
 from tests.games.cards_support import COLOURS, make_deck, start
 from tests.games.legal_support import check_legal_list_is_complete
-from tests.games.test_cards_properties import SEATS
+from tests.games.test_cards_properties import SEATS, random_game
 
 #: Every choice of 0 to 3 colours, in every order (the list names each choice once).
 COLOUR_CHOICES = [c for n in range(4) for c in itertools.product(COLOURS, repeat=n)]
@@ -53,24 +53,11 @@ def test_every_action_the_rules_accept_is_listed_and_every_listed_action_is_acce
     mode: str, seed: int, every: int
 ) -> None:
     """On random reachable states of random games (every ``every``-th state, up to six)."""
-    rng = random.Random(seed)
-    setup: dict[str, object] = {"game": "cards", "seats": SEATS}
-    if mode == "table":
-        setup["mode"] = "table"
-    else:
-        setup["seed"] = seed
-    state = cards.new_game(setup)
-    checked = steps = 0
-    while checked < 6:
+    _, _, states = random_game(mode, seed, random.Random(seed))
+    for state in [*states[::every][:5], states[-1]]:
         legal = cards.legal_actions(state)
-        if steps % every == 0 or cards.is_over(state):
-            check_legal_list_is_complete(cards.apply, state, legal, CANDIDATES, same=same)
-            checked += 1
-        if cards.is_over(state):
-            assert legal == []
-            return
-        state = cards.apply(state, rng.choice(legal))
-        steps += 1
+        check_legal_list_is_complete(cards.apply, state, legal, CANDIDATES, same=same)
+    assert cards.legal_actions(states[-1]) == []
 
 
 def test_a_field_play_or_discard_of_no_cards_or_fewer_is_refused() -> None:

@@ -107,3 +107,35 @@ def test_a_wrong_turn_is_named_the_short_way_round_and_half_a_turn_clockwise() -
         sensed = [turned] + [0] * 9
         reason = rings.explain(state, dice(red=1), sensed).dice["red"].reason
         assert reason == f"ring 0 (red) turned {named} but the red die shows 1"
+
+
+@pytest.mark.parametrize(
+    ("variant", "count", "message"),
+    [
+        ("standard", 1, "seats: the standard variant takes 2 to 4 seats, got 1"),
+        ("standard", 5, "seats: the standard variant takes 2 to 4 seats, got 5"),
+        ("two-bases", 1, "seats: the two-bases variant takes 2 seats, got 1"),
+        ("two-bases", 3, "seats: the two-bases variant takes 2 seats, got 3"),
+        ("solo", 2, "seats: the solo variant takes 1 seat, got 2"),
+        ("solo", 0, "seats: the solo variant takes 1 seat, got 0"),
+    ],
+)
+def test_each_variant_takes_its_number_of_seats(variant: str, count: int, message: str) -> None:
+    seats = [("Ann", 0), ("Bo", 1), ("Cy", 2), ("Di", 3), ("Ed", 0)][:count]
+    with pytest.raises(RecordError) as refused:
+        rings.new_game(record("reference", seats, variant=variant))
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(("variant", "count"), [("standard", 2), ("standard", 4), ("solo", 1)])
+def test_each_variant_accepts_its_least_and_most_seats(variant: str, count: int) -> None:
+    seats = [("Ann", 0), ("Bo", 1), ("Cy", 2), ("Di", 3)][:count]
+    assert len(rings.new_game(record("reference", seats, variant=variant)).seats) == count
+
+
+def test_a_blank_seat_colour_is_refused() -> None:
+    obj = record("reference", ANN_BO)
+    obj["seats"][1]["colour"] = " "
+    with pytest.raises(RecordError) as refused:
+        rings.new_game(obj)
+    assert str(refused.value) == "seats[1].colour: expected a non-empty string, got ' '"

@@ -73,14 +73,30 @@ def test_a_peg_never_steps_onto_its_own_seats_peg() -> None:
     assert summary["to_move"] == "Bo"
 
 
-def test_opponent_pegs_never_block_and_each_one_passed_over_is_sniped() -> None:
-    state = position(
+def passing_over() -> rings.State:
+    """Ann's peg on (0, 0) passes over Bo's pegs on (1, 0) and (3, 0)."""
+    return position(
         board_json(coloured=[(6, 0)]),
         ANN_BO,
         pegs=[(0, 0, 0), (1, 1, 0), (1, 3, 0), (1, 0, 4)],
         waiting=[[5], [3]],
         scores=[0, 0],
     )
+
+
+def entering_onto_bo() -> rings.State:
+    """Ann's entry cell (0, 0) holds Bo's peg."""
+    return position(
+        board_json(coloured=[(1, 0)]),
+        ANN_BO,
+        pegs=[(1, 0, 0), (1, 0, 4)],
+        waiting=[[6], [4]],
+        scores=[0, 0],
+    )
+
+
+def test_opponent_pegs_never_block_and_each_one_passed_over_is_sniped() -> None:
+    state = passing_over()
     outcome = rings.resolve(state, turn(dict(ZERO)))
     summary = rings.summary(outcome.state)
     assert summary["pegs"] == [["Ann", 0, 0], ["Ann", 5, 0], ["Bo", 0, 4]]
@@ -174,13 +190,7 @@ def test_no_entry_when_the_movers_own_peg_is_on_the_outer_cell() -> None:
 
 
 def test_the_entry_snipes_an_opponent_peg_on_the_outer_cell() -> None:
-    state = position(
-        board_json(coloured=[(1, 0)]),
-        ANN_BO,
-        pegs=[(1, 0, 0), (1, 0, 4)],
-        waiting=[[6], [4]],
-        scores=[0, 0],
-    )
+    state = entering_onto_bo()
     outcome = rings.resolve(state, turn(dict(ZERO)))
     summary = rings.summary(outcome.state)
     assert summary["pegs"] == [["Ann", 0, 0], ["Bo", 0, 4]]
@@ -430,4 +440,17 @@ def test_the_summary_keys_come_in_the_spec_order() -> None:
         "offsets",
         "pegs",
         "waiting",
+    ]
+
+
+def test_a_snipe_names_the_seat_that_sniped_and_the_base_the_peg_waits_at() -> None:
+    events = rings.resolve(passing_over(), turn(dict(ZERO))).events
+    assert [(e.kind, e.by, e.base) for e in events if e.kind == "snipe"] == [
+        ("snipe", 0, 2),
+        ("snipe", 0, 2),
+    ]
+    events = rings.resolve(entering_onto_bo(), turn(dict(ZERO))).events
+    assert [(e.kind, e.seat, e.by, e.base) for e in events] == [
+        ("entry", 0, None, 0),
+        ("snipe", 1, 0, 2),
     ]

@@ -5,6 +5,8 @@
     .venv/bin/python tools/mutation/run.py rings --sample 50 --seed 1   # a quick look
     .venv/bin/python tools/mutation/run.py --all-survivors # also list the known equivalents
     .venv/bin/python tools/mutation/run.py --rerun LOG     # only the survivors LOG printed
+    .venv/bin/python tools/mutation/run.py --report LOG    # score a -v LOG again (equivalents)
+    .venv/bin/python tools/mutation/run.py --examples 20   # Hypothesis tests capped at 20
 
 It prints, per engine, the mutants, how many the engine's own tests killed, how many survived
 that ``equivalent.txt`` (beside this file) explains as unable to change behaviour, and every
@@ -17,14 +19,15 @@ import ``companion`` from the editable install, the CLI tests load bundled data 
 This runner instead makes single-point mutants from the AST (comparisons flipped, integer
 constants +-1, ``True``/``False`` swapped, conditions negated, ``not`` removed, ``and``/``or``
 and arithmetic operators swapped, a statement or a loop removed, a returned value replaced by
-``None``), and runs, for each, only the tests of that engine that call the function holding
-it (a map of the engine functions each test calls is traced once, first), fastest first,
-stopping at the first failure:
+``None``; not in annotations, docstrings or decorators, whose ``frozen=``/``slots=`` and cache
+sizes guard against misuse or time but do not change behaviour), and runs, for each, only
+the tests of that engine that call the function holding it (a map of the engine functions
+each test calls is traced once, first), fastest first, stopping at the first failure:
 
 - a mutant inside a function is applied by swapping that function's code object in a
   forked copy of one pytest session that has already imported and collected everything, so
   a mutant costs a fork plus the tests that cover it;
-- a mutant at module level (a constant table, a dataclass flag, a default argument) runs
+- a mutant at module level (a constant table, a dataclass field's default) runs
   the engine's tests in a fresh interpreter that imports the mutated module in its place.
 
 Hypothesis runs derandomized and without its example database, so a run is repeatable and the
@@ -41,6 +44,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -164,9 +168,6 @@ def _sites(tree: ast.Module) -> list[_Site]:
             found.extend(_node_sites(node, stmt, scopes, in_function))
         for name, value in ast.iter_fields(node):
             if name in ("annotation", "returns", "type_comment", "decorator_list"):
-                if name == "decorator_list" and isinstance(node, ast.ClassDef):
-                    for dec in value:  # dataclass flags are behaviour
-                        visit(dec, stmt, scopes)
                 continue
             if isinstance(value, list):
                 for i, item in enumerate(value):
@@ -304,7 +305,7 @@ def mutants_of(engine: str, path: str) -> list[Mutant]:
                 function = ".".join(getattr(x, "name", "") for x in outer)
         scope = ".".join(getattr(x, "name", "") for x in s.scopes) or "<module>"
         line = getattr(s.node, "lineno", s.stmt.lineno)
-        text = " ".join(lines[line - 1].split())[:80]
+        text = " ".join(lines[line - 1].split())[:80].rstrip()
         if isinstance(s.node, ast.stmt) and s.description.startswith(("statement", "return")):
             text = _short(s.node)
         key = f"{path} | {scope} | {s.description} | {text}"
@@ -476,7 +477,9 @@ def in_fork(work: Callable[[], int], timeout: float) -> tuple[int | None, float]
         time.sleep(0.005)
 
 
-def run_from_source(mutant: Mutant, nodeids: list[str], timeout: float) -> int | None:
+def run_from_source(
+    mutant: Mutant, nodeids: list[str], timeout: float, examples: int
+) -> int | None:
     """Run tests in a fresh interpreter that imports the mutated module; its exit status."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as out:
         out.write(ast.unparse(mutated_tree(mutant)))
@@ -493,6 +496,7 @@ def run_from_source(mutant: Mutant, nodeids: list[str], timeout: float) -> int |
         done = subprocess.run(
             command,
             cwd=ROOT,
+            env={**os.environ, "MUTATION_EXAMPLES": str(examples)},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             timeout=timeout,
@@ -537,7 +541,14 @@ def child(module: str, source: str, original: str, args: list[str]) -> int:
 
     sys.meta_path.insert(0, Finder())
     _hypothesis_profile()
-    return int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", *args]))
+    most = int(os.environ.get("MUTATION_EXAMPLES", "0"))
+
+    class Cap:
+        def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+            if most:
+                cap_examples(items, most)
+
+    return int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", *args], plugins=[Cap()]))
 
 
 def _hypothesis_profile() -> None:
@@ -594,6 +605,18 @@ def call_map(items: list[pytest.Item], files: set[str]) -> dict[str, Any]:
     return result
 
 
+def cap_examples(items: list[pytest.Item], most: int) -> None:
+    """Let every Hypothesis test try at most ``most`` examples (0: as the test says)."""
+    from hypothesis import settings
+
+    for item in items:
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if isinstance(current, settings) and current.max_examples > most:
+            capped = settings(current, max_examples=most)
+            test._hypothesis_internal_use_settings = capped  # type: ignore[union-attr]
+
+
 class Plugin:
     """Take over pytest's run loop: trace once, then test every mutant."""
 
@@ -603,10 +626,12 @@ class Plugin:
 
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         items: list[pytest.Item] = list(session.items)
+        if self.options.examples:
+            cap_examples(items, self.options.examples)
         engines = self.options.engines or list(ENGINES)
         all_files = {str(ROOT / p) for e in engines for p in ENGINES[e][0]}
         cache = ROOT / ".mutation-calls.json"
-        digest = _digest(engines)
+        digest = _digest(engines) + f"-{self.options.examples}"
         lines: dict[str, dict[str, Any]]
         if cache.exists() and json.loads(cache.read_text()).get("digest") == digest:
             lines = json.loads(cache.read_text())["tests"]
@@ -641,8 +666,8 @@ class Plugin:
             outcomes = self.run_engine(engine, items, lines)
             killed = sum(o.status in ("killed", "timeout") for o in outcomes)
             alive = [o for o in outcomes if o.status in ("survived", "uncovered")]
-            known = [o for o in alive if o.mutant.key in equivalent]
-            new = [o for o in alive if o.mutant.key not in equivalent]
+            known = [o for o in alive if same_key(o.mutant.key) in equivalent]
+            new = [o for o in alive if same_key(o.mutant.key) not in equivalent]
             new_survivors += len(new)
             can_change = len(outcomes) - len(known)
             score = 100.0 * killed / can_change if can_change else 100.0
@@ -654,7 +679,7 @@ class Plugin:
             shown = alive if self.options.all_survivors else new
             for o in sorted(shown, key=lambda o: (o.mutant.path, o.mutant.line)):
                 mark = " (no test runs it)" if o.status == "uncovered" else ""
-                note = "  [equivalent]" if o.mutant.key in equivalent else ""
+                note = "  [equivalent]" if same_key(o.mutant.key) in equivalent else ""
                 print(f"SURVIVED{mark}: {o.mutant.path}:{o.mutant.line}{note}\n    {o.mutant.key}")
             print(totals[-1], flush=True)
         print(f"\nmutation: {time.monotonic() - started:.0f} s")
@@ -673,11 +698,11 @@ class Plugin:
         mutants = [m for p in paths for m in mutants_of(engine, p)]
         if self.options.rerun:
             wanted = {
-                line.strip()
+                same_key(line.removeprefix("SURVIVED: "))
                 for line in Path(self.options.rerun).read_text(encoding="utf-8").splitlines()
-                if line.startswith("    ")
+                if line.startswith(("    ", "SURVIVED: "))
             }
-            mutants = [m for m in mutants if m.key in wanted]
+            mutants = [m for m in mutants if same_key(m.key) in wanted]
         if self.options.sample and len(mutants) > self.options.sample:
             mutants = random.Random(self.options.seed).sample(mutants, self.options.sample)
         covering: dict[tuple[str, str], list[str]] = {}
@@ -711,7 +736,7 @@ class Plugin:
             status, took = (4, 0.0) if not mutant.function else in_fork(work, budget)
             if status == 4:
                 start = time.monotonic()
-                status = run_from_source(mutant, chosen, budget + 30)
+                status = run_from_source(mutant, chosen, budget + 30, self.options.examples)
                 took = time.monotonic() - start
             verdict = "timeout" if status is None else "survived" if status == 0 else "killed"
             outcomes.append(Outcome(mutant, verdict, took, len(chosen)))
@@ -739,8 +764,45 @@ def _read_equivalent() -> dict[str, str]:
             if not raw.strip() or raw.startswith("#"):
                 continue
             key, _, why = raw.partition(" -- ")
-            result[key.strip()] = why.strip()
+            result[same_key(key)] = why.strip()
     return result
+
+
+def same_key(key: str) -> str:
+    """Return a key with its white space collapsed, as it is compared."""
+    return " ".join(key.split())
+
+
+def report(log: str) -> int:
+    """Score a ``-v`` run's log again with today's ``equivalent.txt``; 1 if a survivor is new."""
+    equivalent = _read_equivalent()
+    totals: dict[str, list[int]] = {}
+    new: list[str] = []
+    for raw in Path(log).read_text(encoding="utf-8").splitlines():
+        line = re.fullmatch(r"\s+\d+/\d+ (\w+)\s+[\d.]+s (.*)", raw)
+        if line is None:
+            continue
+        verdict, key = line[1], same_key(line[2])
+        engine = next(e for e, (paths, _) in ENGINES.items() if key.split(" | ")[0] in paths)
+        counts = totals.setdefault(engine, [0, 0, 0, 0])  # mutants, killed, equivalent, alive
+        counts[0] += 1
+        if verdict in ("killed", "timeout"):
+            counts[1] += 1
+        elif key in equivalent:
+            counts[2] += 1
+        else:
+            counts[3] += 1
+            new.append(key)
+    for key in new:
+        print(f"SURVIVED: {key}")
+    for engine, (mutants, killed, known, alive) in totals.items():
+        can_change = mutants - known
+        score = 100.0 * killed / can_change if can_change else 100.0
+        print(
+            f"{engine}: {mutants} mutants, {killed} killed, {known} equivalent, {alive} survived; "
+            f"score {score:.1f}% of the {can_change} that can change behaviour"
+        )
+    return 1 if new else 0
 
 
 def main(argv: list[str]) -> int:
@@ -753,9 +815,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--all-survivors", action="store_true")
     parser.add_argument("--rerun", metavar="LOG", help="test only the survivors a run printed")
+    parser.add_argument(
+        "--examples",
+        type=int,
+        default=0,
+        metavar="N",
+        help="at most N examples per Hypothesis test (quicker; rerun survivors without it)",
+    )
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument("--list", action="store_true", help="print the mutants and stop")
+    parser.add_argument("--report", metavar="LOG", help="score a -v run's LOG again and stop")
     options = parser.parse_args(argv)
+    if options.report:
+        return report(options.report)
     unknown = [e for e in options.engines if e not in ENGINES]
     if unknown:
         parser.error(f"unknown engine {unknown[0]!r}; one of {', '.join(ENGINES)}")

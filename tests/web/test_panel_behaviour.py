@@ -414,3 +414,29 @@ def test_a_stones_game_on_placeholder_data_says_so_and_where_to_fix_it(
     expect(page.locator('[data-seat="Ann"] .player-dot')).to_have_text("A")
     shot(page, "i22a-stones-placeholder")
     assert page.errors == []
+
+
+def test_calibration_says_a_wrong_offset_next_to_set_in_plain_words(
+    served: str,  # noqa: F811
+    browser: Any,
+    tmp_path: Path,
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    as_owner(page, served, tmp_path / "data")  # setting a ring needs the owner
+    page.goto(served + "/calibrate")
+    page.select_option("#set-ring-number", "5")
+    page.fill("#set-ring-offset", "99")
+    page.click("#set-ring button[type=submit]")
+    line = page.locator("#set-ring + .feedback")
+    expect(line).to_have_text("Ring 5: 99 is not a slot of this board; an offset is 0 to 15.")
+    assert 0 <= below(page, "#set-ring button[type=submit]", "#set-ring + .feedback") < 40
+    page.fill("#set-ring-offset", "two")
+    page.click("#set-ring button[type=submit]")
+    expect(line).to_have_text(
+        "Ring 5: the offset is a whole number of slots from the star, like 3."
+    )
+    shot(page, "i22a-calibrate-wrong-offset")
+    assert api(served, "/api/board")["offsets"][5] == 0  # nothing changed
+    assert page.errors == []

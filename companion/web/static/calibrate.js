@@ -74,7 +74,15 @@
       sensed = await api("POST", `/api/board/rings/${ring}/offset`, { offset });
       say(`Ring ${ring} set to ${offset}.`, "ok");
       draw();
-    } catch (error) { /* shown */ }
+    } catch (error) {  // in the form's words, next to Set
+      Panel.sayError(error, (message) => {
+        let m = /^offset: (-?\d+) is out of (\d+)\.\.(\d+)/.exec(message);
+        if (m) return `Ring ${ring}: ${m[1]} is not a slot of this board; an offset is ${m[2]} to ${m[3]}.`;
+        m = /^offset: expected a whole number/.exec(message);
+        if (m) return `Ring ${ring}: the offset is a whole number of slots from the star, like 3.`;
+        return message;
+      });
+    }
   });
 
   live((item) => {

@@ -379,8 +379,9 @@ def test_card_game_counts_from_one_and_says_beside_each_closed_play_why(
     expect(page.locator("#cards-undo")).to_be_disabled()
     expect(page.locator("#cards-undo-why")).to_be_visible()
     expect(page.locator("#cards-undo-why")).to_contain_text("Undo: ")
-    for colours in (["black", "yellow"], ["black", "yellow"]):
-        for i, colour in enumerate(colours):
+    for mountain in (1, 2):
+        expect(page.locator("#cards-entry-title")).to_have_text(f"Deal into mountain {mountain}")
+        for i, colour in enumerate(["black", "yellow"]):
             page.select_option(f'#cards-entry select[name="deal-{i}"]', colour)
         page.click("#cards-enter-deal")
     expect(page.locator("#cards-status")).to_contain_text("Ann to play")

@@ -31,6 +31,16 @@ def new_game(base: str) -> tuple[dict[str, Any], str]:
     return game, f"/api/games/{game['id']}"
 
 
+def opened(browser: Any, base: str, path: str, owner_of: Path | None = None) -> Any:
+    """A phone showing ``path`` of the served panel (paired as the owner of the data
+    directory ``owner_of`` first, when given)."""
+    page = phone(browser, base)
+    if owner_of is not None:
+        as_owner(page, base, owner_of)
+    page.goto(base + path)
+    return page
+
+
 def in_viewport(page: Any, selector: str) -> bool:
     """Say whether the element is wholly inside the 360x740 viewport."""
     box = page.locator(selector).bounding_box()
@@ -103,8 +113,7 @@ def test_the_preview_waits_for_the_dice_and_the_pegs_card_comes_first_after_conf
     from playwright.sync_api import expect
 
     game, _ = new_game(served)
-    page = phone(browser, served)
-    page.goto(f"{served}/games/{game['id']}")
+    page = opened(browser, served, f"/games/{game['id']}")
     expect(page.locator("#to-move")).to_have_text("Ann to move")
     expect(page.locator("#preview-box")).to_be_hidden()
     expect(page.locator("#preview")).not_to_be_visible()
@@ -140,8 +149,7 @@ def test_one_detent_a_slot_gives_one_button_each_way_next_to_the_dice(
     from playwright.sync_api import expect
 
     game, _ = new_game(served)
-    page = phone(browser, served)
-    page.goto(f"{served}/games/{game['id']}")
+    page = opened(browser, served, f"/games/{game['id']}")
     ring = page.locator("#emu-rings .emu-ring").nth(3)
     expect(ring.locator("button")).to_have_count(2)
     expect(ring.locator("button").nth(0)).to_have_attribute(
@@ -235,8 +243,7 @@ def test_the_new_game_form_offers_exactly_the_seats_the_game_allows(
 ) -> None:
     from playwright.sync_api import expect
 
-    page = phone(browser, served)
-    page.goto(served + "/")
+    page = opened(browser, served, "/")
     page.select_option("#kind", "rings")
     rows = page.locator("#seats .seat")
     expect(rows).to_have_count(2)
@@ -272,8 +279,7 @@ def test_start_with_a_taken_corner_says_whose_it_is_next_to_start(
 ) -> None:
     from playwright.sync_api import expect
 
-    page = phone(browser, served)
-    page.goto(served + "/")
+    page = opened(browser, served, "/")
     page.select_option("#kind", "rings")
     rows = page.locator("#seats .seat")
     page.click("#add-seat")
@@ -320,9 +326,9 @@ def test_the_editor_says_a_used_name_next_to_save_and_may_overwrite_it(
 ) -> None:
     from playwright.sync_api import expect
 
-    page = phone(browser, served)
-    as_owner(page, served, tmp_path / "data")  # saving a board needs the owner
-    page.goto(served + "/boards/new")
+    page = opened(
+        browser, served, "/boards/new", tmp_path / "data"
+    )  # saving a board needs the owner
     # no "offline" while the server runs: the editor follows no live stream
     expect(page.locator("#live")).to_be_hidden()
     # the file-name check works in Chromium (its pattern compiles with the v flag)
@@ -354,8 +360,7 @@ def test_the_score_sheet_shows_no_offline_badge(
 ) -> None:
     from playwright.sync_api import expect
 
-    page = phone(browser, served)
-    page.goto(served + "/cards/sheet")
+    page = opened(browser, served, "/cards/sheet")
     expect(page.locator("#live")).to_be_hidden()
     expect(page.locator("body")).not_to_contain_text("offline")
     assert page.errors == []
@@ -368,8 +373,7 @@ def test_card_game_counts_from_one_and_says_beside_each_closed_play_why(
     from playwright.sync_api import expect
 
     game = api(served, "/api/games", {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "table"})
-    page = phone(browser, served)
-    page.goto(f"{served}/games/{game['id']}")
+    page = opened(browser, served, f"/games/{game['id']}")
     expect(page.locator("#cards-status")).to_contain_text(
         "Enter the cards turned up into mountain 1"
     )
@@ -406,8 +410,7 @@ def test_a_stones_game_on_placeholder_data_says_so_and_where_to_fix_it(
 
     assert datafile.load_data_file().placeholder  # the bundled file is still the placeholder
     game = api(served, "/api/games", {"kind": "stones", "seats": ["Ann", "Bo"], "seed": 1})
-    page = phone(browser, served)
-    page.goto(f"{served}/games/{game['id']}")
+    page = opened(browser, served, f"/games/{game['id']}")
     banner = page.locator("#placeholder-banner")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("hardware/games/stones.toml")
@@ -424,9 +427,9 @@ def test_calibration_says_a_wrong_offset_next_to_set_in_plain_words(
 ) -> None:
     from playwright.sync_api import expect
 
-    page = phone(browser, served)
-    as_owner(page, served, tmp_path / "data")  # setting a ring needs the owner
-    page.goto(served + "/calibrate")
+    page = opened(
+        browser, served, "/calibrate", tmp_path / "data"
+    )  # setting a ring needs the owner
     page.select_option("#set-ring-number", "5")
     page.fill("#set-ring-offset", "99")
     page.click("#set-ring button[type=submit]")

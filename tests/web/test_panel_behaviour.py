@@ -392,7 +392,8 @@ def test_card_game_counts_from_one_and_says_beside_each_closed_play_why(
     page.click('#cards-entry button[data-colour="black"]')  # black is in both mountains
     closed = page.locator("#cards-why li")
     expect(closed.first).to_be_visible()
-    expect(page.locator("#cards-why")).to_contain_text("Field 1: not black")
+    expect(page.locator("#cards-why")).to_contain_text("Field 1: black is in mountain 1")
+    expect(page.locator("#cards-why")).to_contain_text("Field 2: black is in mountain 2")
     for button in page.locator("#cards-entry button[data-action]:disabled").all():
         action = button.get_attribute("data-action")
         expect(page.locator(f"#cards-why li[data-why='{action}']")).to_be_visible()

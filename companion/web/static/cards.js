@@ -56,7 +56,18 @@
       "field" in action ? x.field === action.field : "discard" in x);
     const here = legal.filter(target);
     if (!here.length) return "nothing may go there now";
-    if (!here.some((x) => (x.colour || x.discard) === colour)) return `not ${colour}: the rules keep it out now`;
+    if (!here.some((x) => (x.colour || x.discard) === colour)) {
+      // the rule that keeps it out, when the table shows it (cards.md: one colour, one place)
+      const mandala = (game.state.mandalas || [])[action.field !== undefined ? action.field : action.mountain];
+      if (mandala && "field" in action && (mandala.mountain || {})[colour]) {
+        return `${colour} is in mountain ${nth(action.field)}`;
+      }
+      if (mandala && "mountain" in action &&
+        Object.values(mandala.fields || {}).some((field) => (field || {})[colour])) {
+        return `${colour} is in a field of mandala ${nth(action.mountain)}`;
+      }
+      return `not ${colour}: the rules keep it out now`;
+    }
     return `not ${action.count} at once`;
   }
 

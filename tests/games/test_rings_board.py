@@ -162,6 +162,8 @@ REJECTIONS = [
         ring(0, "black", [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]),
         "board: corners[1]: the outer cell of spoke 4 (ring 0, slot 4) is not black",
     ),
+    (put("spokes", 10), "board: spokes: 10 is not a multiple of 4"),
+    (put("spokes", 18), "board: spokes: 18 is not a multiple of 4"),
 ]
 
 
@@ -238,3 +240,33 @@ def test_export_setup_inlines_a_named_board() -> None:
     assert exported["board"] == rings.board_to_json(rings.load_board("reference"))
     assert exported["variant"] == "standard"
     assert setup["board"] == "reference"
+
+
+def test_a_board_that_is_not_an_object_is_refused() -> None:
+    with pytest.raises(RecordError) as refused:
+        rings.parse_board([], "record.board")  # type: ignore[arg-type]
+    assert str(refused.value) == "record.board: expected an object, got a list"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"name": ' + "[" * 100_000 + "]" * 100_000 + "}",
+            "deep.board: not JSON: nested too deeply",
+        ),
+        ("name = " + "[" * 100_000 + "]" * 100_000, "deep.board: not TOML: nested too deeply"),
+    ],
+)
+def test_a_board_file_nested_too_deeply_is_refused(text: str, message: str) -> None:
+    with pytest.raises(RecordError) as refused:
+        rings.parse_board_text(text, "deep.board")
+    assert str(refused.value) == message
+
+
+def test_an_owners_board_file_that_is_not_utf8_is_refused_by_path(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_bytes(b"name = '\xff'\n")
+    with pytest.raises(RecordError) as refused:
+        rings.load_board("mine", [tmp_path])
+    assert str(refused.value).startswith(f"board: cannot read {path}: 'utf-8' codec can't decode")

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games import rings
-from companion.games.base import RecordError
+from companion.games.base import IllegalAction, RecordError
 from tests.games.rings_helpers import board_json, dice, position, record, turn
 
 ANN_BO = (("Ann", 0), ("Bo", 2))
@@ -139,3 +139,19 @@ def test_a_blank_seat_colour_is_refused() -> None:
     with pytest.raises(RecordError) as refused:
         rings.new_game(obj)
     assert str(refused.value) == "seats[1].colour: expected a non-empty string, got ' '"
+
+
+def test_a_die_value_that_is_not_a_number_is_quoted_in_the_refusal() -> None:
+    state = reference_game()
+    rolled = {**dice(), "red": "1"}
+    with pytest.raises(IllegalAction) as refused:
+        rings.explain(state, rolled, [0] * 10)
+    assert str(refused.value) == (
+        "the red die shows '1', not a face of this board's dice (0, 1, 2, 3)"
+    )
+
+
+def test_a_record_that_is_not_an_object_is_refused() -> None:
+    with pytest.raises(RecordError) as refused:
+        rings.new_game([])  # type: ignore[arg-type]
+    assert str(refused.value) == "record: expected an object, got a list"

@@ -379,6 +379,10 @@ def test_card_game_counts_from_one_and_says_beside_each_closed_play_why(
     )
     expect(page.locator('[data-mandala="0"] h3')).to_have_text("Mandala 1")
     expect(page.locator('[data-mandala="1"] h3')).to_have_text("Mandala 2")
+    ann = page.locator('.player[data-player="Ann"] h3 .player-dot')  # her colour, as on home
+    expect(ann).to_have_attribute(
+        "title", "Ann: " + api(served, "/api/games")["games"][0]["colours"][0]
+    )
     # nothing is undone yet: the reason shows on the page, not only as a tooltip
     expect(page.locator("#cards-undo")).to_be_disabled()
     expect(page.locator("#cards-undo-why")).to_be_visible()
@@ -444,4 +448,38 @@ def test_calibration_says_a_wrong_offset_next_to_set_in_plain_words(
     )
     shot(page, "i22a-calibrate-wrong-offset")
     assert api(served, "/api/board")["offsets"][5] == 0  # nothing changed
+    assert page.errors == []
+
+
+def test_hints_name_the_ring_by_colour_and_place_and_a_tap_shows_one_on_the_board(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    game, _ = new_game(served)
+    page = opened(browser, served, f"/games/{game['id']}")
+    enter_dice(page, {**NO_DICE, "red": 1})
+    page.click("#hints")
+    hints = page.locator("#hints-list button.hint")
+    expect(hints.first).to_be_visible()
+    words = re.compile(
+        r"^the red ring \(R\), (the outermost|\d(st|nd|rd|th) from the (outside|inside)): "
+        r"1 slot (clockwise|counter-clockwise|either way) — "
+    )
+    expect(hints.first).to_have_text(words)
+    expect(page.locator("#hints-list")).not_to_contain_text("+1")  # no notation
+    before = page.locator("#board path[data-slot]").evaluate_all(
+        "paths => paths.map(p => p.getAttribute('d')).join()"
+    )
+    hints.first.click()
+    expect(hints.first).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#hint-shown")).to_be_visible()
+    after = page.locator("#board path[data-slot]").evaluate_all(
+        "paths => paths.map(p => p.getAttribute('d')).join()"
+    )
+    assert after != before  # the hinted ring drawn turned
+    shot(page, "i22a-hint-on-board")
+    hints.first.click()
+    expect(page.locator("#hint-shown")).to_be_hidden()
     assert page.errors == []

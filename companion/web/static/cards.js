@@ -241,7 +241,8 @@
       const hand = s.hands[name];
       const score = s.scores[name];
       box.append(el("div", { class: "player" + (s.to_move === name ? " turn" : ""), "data-player": name },
-        el("h3", { text: name + (s.seat === name ? " (you)" : "") + (s.to_move === name ? " — to act" : "") }),
+        el("h3", {}, Panel.playerDot(name), " " + name + (s.seat === name ? " (you)" : "") +
+          (s.to_move === name ? " — to act" : "")),
         el("div", { class: "area" }, el("span", { text: "Score" }),
           el("strong", { class: "score", text: score === null ? "hidden until the end" : String(score) })),
         el("div", { class: "area" }, el("span", { text: "River" }),

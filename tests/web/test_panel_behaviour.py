@@ -483,3 +483,28 @@ def test_hints_name_the_ring_by_colour_and_place_and_a_tap_shows_one_on_the_boar
     hints.first.click()
     expect(page.locator("#hint-shown")).to_be_hidden()
     assert page.errors == []
+
+
+def test_a_stale_pick_on_another_game_is_said_in_plain_words_not_the_apis(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    game = api(served, "/api/games", {"kind": "icehouse", "seats": ["Ann", "Bo"], "seed": 1})
+    page = phone(browser, served)
+    page.route(re.compile(r".*/api/events.*"), lambda route: route.abort())  # a deaf phone
+    page.goto(f"{served}/games/{game['id']}")
+    expect(page.locator("#ice-to-move")).to_have_text("Ann to move")
+    from companion.games import icehouse
+
+    start = icehouse.new_game(api(served, f"/api/games/{game['id']}/record"))
+    first = icehouse.action_to_json(icehouse.legal_actions(start)[0])
+    api(served, f"/api/games/{game['id']}/actions", {"version": 1, "action": {"pick": first}})
+    page.click("#ice-next")
+    page.click("#ice-take")
+    expect(page.locator("#message")).to_have_text(
+        "The game changed on another phone: it is shown as it stands now."
+    )
+    expect(page.locator("#ice-to-move")).to_have_text("Bo to move")
+    assert page.errors == []

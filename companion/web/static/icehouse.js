@@ -308,7 +308,7 @@
       draw();
     } catch (error) {
       // refused now (another phone was first, or the rules): show the game as it stands
-      if (error.status === 409) { await refresh(); Panel.say(error.message); }
+      if (error.status === 409) { await refresh(); Panel.say(Panel.plain(error.message)); }
     }
   }
   document.getElementById("ice-take").addEventListener("click", () => {

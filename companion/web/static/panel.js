@@ -73,9 +73,16 @@ const Panel = (() => {
     if (text && where) box.scrollIntoView({ block: "nearest" });
   }
 
-  /* Show the message ``plain`` turns an API error into (or the API's own when it gives none). */
-  function sayError(error, plain, near) {
-    say((plain && plain(error.message || "", error)) || error.message, "error", near);
+  /* An API message as the players read it: a stale version is never said in the API's words
+     (each page fetches the game again on a 409). */
+  function plain(message) {
+    return /^version \d+ is stale/.test(message) ?
+      "The game changed on another phone: it is shown as it stands now." : message;
+  }
+
+  /* Show the message ``words`` turns an API error into (or the API's own when it gives none). */
+  function sayError(error, words, near) {
+    say((words && words(error.message || "", error)) || plain(error.message), "error", near);
   }
 
   async function api(method, url, body, headers) {
@@ -95,7 +102,7 @@ const Panel = (() => {
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {
       const message = (answer.error && answer.error.message) || response.statusText;
-      say(message);
+      say(plain(message));
       const error = new Error(message);
       error.status = response.status;
       error.code = answer.error && answer.error.code;
@@ -156,7 +163,7 @@ const Panel = (() => {
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
   return { page, data, el, svg, say, sayError, api, live, coalesce, letter, playerDot,
-    playerFill };
+    playerFill, plain };
 })();
 
 /* A picture that scrolls sideways in its own box on a phone starts at its middle. */

@@ -104,3 +104,34 @@ def test_the_damaged_database_banner_names_the_copy_and_the_owner_dismisses_it(
         page.reload()
         expect(page.locator("#damaged")).to_have_count(0)
         assert page.errors == []
+
+
+def test_the_owner_removes_a_phone_after_saying_yes_on_the_page_not_in_a_dialog(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    other = api(served, "/api/owner/pair", {"code": printed_code(tmp_path / "data")})
+    page = phone(browser, served)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(served + "/")
+    page.fill("#owner-code-input", printed_code(tmp_path / "data"))
+    page.click("#owner-code button[type=submit]")
+    rows = page.locator("#owner-phone-list li")
+    expect(rows).to_have_count(2)
+    theirs = rows.filter(has_not_text="(this phone)")
+    theirs.locator("[data-revoke]").click()
+    expect(theirs).to_contain_text("Take the owner role from this phone?")
+    theirs.get_by_role("button", name="Keep it").click()  # Keep leaves the phone its role
+    expect(theirs.locator("[data-revoke]")).to_be_visible()
+    expect(rows).to_have_count(2)
+    theirs.locator("[data-revoke]").click()
+    theirs.get_by_role("button", name="Remove it").click()
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("(this phone)")
+    shot(page, "owner-03-removed-a-phone")
+    refused = api(served, "/api/owner", headers={"X-Owner-Token": other["owner_token"]})
+    assert refused["owner"] is False
+    assert dialogs == []
+    assert page.errors == []

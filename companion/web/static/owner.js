@@ -81,13 +81,28 @@
     }
   });
 
-  list.addEventListener("click", async (event) => {
-    const id = event.target.getAttribute && event.target.getAttribute("data-revoke");
-    if (!id || !window.confirm("Take the owner role from this phone?")) return;
-    try {
-      await call("DELETE", "/api/owner/phones/" + encodeURIComponent(id));
-      await show();
-    } catch (error) { status.textContent = error.message; }
+  /* Remove asks on the phone's own row, not in a browser dialog. */
+  function askRevoke(row, button, id) {
+    button.hidden = true;
+    const said = el("p", { class: "message error", role: "alert", hidden: true });
+    const ask = el("div", { class: "row confirm-revoke", role: "group",
+      "aria-label": "take the owner role from this phone?" },
+      el("span", { text: "Take the owner role from this phone?" }),
+      el("button", { type: "button", class: "danger", "data-revoke-yes": id, text: "Remove it",
+        onclick: async () => {
+          try {
+            await call("DELETE", "/api/owner/phones/" + encodeURIComponent(id));
+            await show();
+          } catch (error) { tell(said, error.message); }
+        } }),
+      el("button", { type: "button", text: "Keep it",
+        onclick: () => { ask.remove(); said.remove(); button.hidden = false; } }));
+    row.append(ask, said);
+  }
+
+  list.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-revoke]");
+    if (button) askRevoke(button.closest("li"), button, button.getAttribute("data-revoke"));
   });
 
   const damaged = document.getElementById("damaged");

@@ -155,3 +155,51 @@ def test_a_record_that_is_not_an_object_is_refused() -> None:
     with pytest.raises(RecordError) as refused:
         rings.new_game([])  # type: ignore[arg-type]
     assert str(refused.value) == "record: expected an object, got a list"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda s: s["waiting"].append([1]), "waiting: expected 2 lists, got 3"),
+        (lambda s: s["waiting"][0].__setitem__(0, -1), "waiting[0][0]: -1 is out of 0.."),
+        (lambda s: s["scores"].append(0), "scores: expected 2 scores, got 3"),
+        (lambda s: s["scores"].__setitem__(0, -1), "scores[0]: -1 is out of 0..6"),
+        (lambda s: s["scores"].__setitem__(0, 7), "scores[0]: 7 is out of 0..6"),
+        (lambda s: s.update(turns=-1), "turns: -1 is out of 0.."),
+    ],
+)
+def test_a_state_json_with_counts_out_of_range_is_refused(change: object, message: str) -> None:
+    obj = rings.state_to_json(reference_game())
+    change(obj)  # type: ignore[operator]
+    with pytest.raises(RecordError) as refused:
+        rings.state_from_json(obj)
+    assert str(refused.value).startswith(message), str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("gate", "message"),
+    [
+        (rings.state_from_json, "state: expected an object, got a list"),
+        (rings.export_setup, "record: expected an object, got a list"),
+    ],
+)
+def test_a_state_or_setup_that_is_not_an_object_is_refused(gate: object, message: str) -> None:
+    with pytest.raises(RecordError) as refused:
+        gate([])  # type: ignore[operator]
+    assert str(refused.value) == message
+
+
+def test_dice_with_a_colour_too_many_are_refused() -> None:
+    state = reference_game()
+    rolled = {**dice(red=1), "pink": 1}
+    for check in (
+        lambda: rings.apply(state, rings.Turn(rolled, (rings.Rotation(0, 1),))),
+        lambda: rings.explain(state, rolled, [1] + [0] * 9),
+        lambda: rings.legal_rotation_sets(state, rolled),
+    ):
+        with pytest.raises(RecordError) as refused:
+            check()
+        assert (
+            str(refused.value)
+            == "dice: expected exactly the colours red, blue, green, yellow, brown"
+        )

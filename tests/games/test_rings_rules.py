@@ -454,3 +454,28 @@ def test_a_snipe_names_the_seat_that_sniped_and_the_base_the_peg_waits_at() -> N
         ("entry", 0, None, 0),
         ("snipe", 1, 0, 2),
     ]
+
+
+def test_a_peg_that_advances_into_central_control_reports_the_advance_then_the_centre() -> None:
+    # Ann's peg on (7, 1): every cell black, spoke 1 an entrance; it rides to ring 9 and in.
+    state = position(board_json(), ANN_BO, pegs=[(0, 7, 1)], waiting=[[5], [6]], scores=[0, 0])
+    events = rings.resolve(state, turn(dict(ZERO))).events
+    assert [(e.kind, e.seat, e.start, e.end) for e in events] == [
+        ("advance", 0, (7, 1), (9, 1)),
+        ("centre", 0, (9, 1), None),
+        ("entry", 0, None, (0, 0)),
+    ]
+
+
+def test_a_finished_game_refuses_any_turn_and_any_preview_as_over() -> None:
+    state = position(board_json(), ANN_BO, pegs=[(0, 7, 1)], waiting=[[5], [6]], scores=[5, 0])
+    over = rings.apply(state, turn(dict(ZERO)))
+    assert over.winner == 0
+    for attempt in (
+        lambda: rings.apply(over, turn(dict(ZERO))),
+        lambda: rings.apply(over, turn(dice(red=1), (0, 1), (0, 1))),
+        lambda: rings.preview(over, [0] * 10),
+    ):
+        with pytest.raises(IllegalAction) as refused:
+            attempt()
+        assert str(refused.value) == "the game is over"

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 
 from companion.games import cards
-from companion.games.base import JSON, GameError
+from companion.games.base import JSON, GameError, RecordError
 from companion.games.cards.model import RIVER_SPACES
 from companion.table.errors import Conflict, Forbidden, NotFound
 from companion.table.seats import HOST, GameTokens, Viewer, digest, new_token
@@ -68,6 +68,25 @@ def new_setup(setup: Mapping[str, JSON]) -> dict[str, JSON]:
     if out.get("mode", "play") == "play" and "deck" not in out and "seed" not in out:
         out["seed"] = secrets.randbelow(2**63)
     return out
+
+
+CHOSEN_DECK = ("seed", "deck", "reshuffles")
+"""The setup keys that would let whoever creates a game know its deck."""
+
+
+def refuse_chosen_deck(setup: Mapping[str, JSON]) -> None:
+    """Refuse a new game played on the panel whose creator chose its deck.
+
+    :raises RecordError: ``seed: ...`` (or ``deck``, ``reshuffles``) naming the first such key.
+    """
+    if setup.get("mode", "play") != "play":
+        return  # tracking a real table: its deck is on the table, not hidden by the panel
+    for key in CHOSEN_DECK:
+        if key in setup:
+            raise RecordError(
+                f"{key}: a card game played on the panel shuffles its own deck, so that "
+                f"nobody knows the hands; leave {key} out (or track a real table's game)"
+            )
 
 
 def host_tokens(state: cards.State) -> tuple[str | None, dict[int, str]]:

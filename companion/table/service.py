@@ -499,13 +499,18 @@ class Table:
             raise RecordError(f"page: expected a whole number from 1, got {page!r}")
         return self._call(lambda: self._page(page))
 
-    def create_game(self, body: dict[str, JSON], client: str | None = None) -> dict[str, JSON]:
+    def create_game(
+        self, body: dict[str, JSON], client: str | None = None, *, hidden_deck: bool = False
+    ) -> dict[str, JSON]:
         """Start a game (``{"kind", "seats", ...options}``) or import one (``{"record"}``).
 
         ``client`` is the address of a caller whose creations are counted (None: not counted,
-        e.g. the owner).
+        e.g. the owner). With ``hidden_deck`` (the panel's requests) nobody may know the deck
+        of a card game played on the panel: a new one given ``seed``, ``deck`` or
+        ``reshuffles`` is refused, and so is importing one that is not over.
 
-        :raises RecordError: for a malformed body or record (naming the key or step).
+        :raises RecordError: for a malformed body or record (naming the key or step), or a
+            deck the caller may not choose or see (with ``hidden_deck``).
         :raises IllegalAction: for a record step the rules refuse (``turn 4: ...``).
         :raises StorageError: when it cannot be saved (nothing is created).
         :raises TooManyRequests: ``client`` created too many games in the last minute.
@@ -514,7 +519,7 @@ class Table:
         def create() -> dict[str, JSON]:
             if client is not None:
                 self.create_rate.check(client)
-            answer = self._create(body)
+            answer = self._create(body, hidden_deck)
             if client is not None:
                 self.create_rate.record(client)
             return answer
@@ -860,7 +865,7 @@ class Table:
         board = rings.load_board(ref, [self.boards_dir])
         return {**setup, "board": rings.board_to_json(board)}
 
-    def _create(self, body: JSON) -> dict[str, JSON]:
+    def _create(self, body: JSON, hidden_deck: bool = False) -> dict[str, JSON]:
         body = as_dict(body, "request body")
         actions: list[JSON] = []
         if "record" in body:
@@ -884,6 +889,8 @@ class Table:
         if kind == RINGS:
             setup = self._resolve_board(setup)
         if kind == CARDS and not imported:
+            if hidden_deck:
+                cards_view.refuse_chosen_deck(setup)
             setup = cards_view.new_setup(setup)
         if not imported and kind in RANDOM_SETUP and not {"seed", RANDOM_SETUP[kind]} & set(setup):
             # A new game with neither its layout nor a seed: pick a seed (kept in the setup).
@@ -918,6 +925,11 @@ class Table:
         game.states = [engine.new_game(setup)]
         for obj in steps:
             self._play(game, obj)
+        if hidden_deck and imported and is_hidden(game):
+            raise RecordError(
+                "record: this card game played on the panel is not over, and its record shows "
+                "the deck and every hand; import it once the game is over"
+            )
         actions = list(game.actions)
         host, digests = cards_view.host_tokens(game.state) if kind == CARDS else (None, {})
         store = self._db()

@@ -41,7 +41,7 @@ def create_game() -> tuple[Response, int]:
     # Games a client creates per minute are capped; the owner's are not.
     is_owner = owners().owner_id(owner_token()) is not None
     counted = None if is_owner else request.remote_addr or "an unknown address"
-    answer = table().create_game(body, counted)
+    answer = table().create_game(body, counted, hidden_deck=True)
     response = jsonify(answer)
     host = answer.get("host_token")
     if isinstance(host, str):  # cards played on the panel: this phone is the host

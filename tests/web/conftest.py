@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.table.service import Table
+from companion.table.store import DB_NAME
 from companion.web import create_app
+from companion.web.service import TABLE_KEY
+from companion.web.viewer import host_cookie
 
 TWO_SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]
 
@@ -78,6 +82,29 @@ def pair_owner(client: FlaskClient, data_dir: Path) -> str:
 def owner(client: FlaskClient, data_dir: Path) -> str:
     """The ``client`` fixture, paired as the box's owner (deleting, importing, the rings)."""
     return pair_owner(client, data_dir)
+
+
+def stacked_cards(host: FlaskClient, body: dict[str, Any]) -> dict[str, Any]:
+    """Create a card game whose deck the test knows (``seed`` or ``deck`` in ``body``).
+
+    The panel refuses a chosen deck for a game played on it, so this goes through the
+    table's own API, below that check; ``host`` then keeps the host token in the panel's
+    cookie, as the phone that creates a game does. Returns the table's answer.
+    """
+    table: Table = host.application.extensions[TABLE_KEY]
+    answer = table.create_game({"kind": "cards", **body})
+    token = answer.get("host_token")
+    if isinstance(token, str):
+        host.set_cookie(host_cookie(str(answer["id"])), token)
+    return answer
+
+
+def stored_setup(data_dir: Path, game_id: str) -> dict[str, Any]:
+    """A game's setup as the table stored it on disk (read as the box's own shell can)."""
+    with sqlite3.connect(data_dir / DB_NAME) as db:
+        (text,) = db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+    setup: dict[str, Any] = json.loads(text)
+    return setup
 
 
 def assert_error(response: Any, status: int, code: str, message: str) -> None:

@@ -29,7 +29,7 @@ from companion.web import create_app
 from companion.web.serve import read_config
 from tests.conftest import run_cli
 from tests.players.test_cards_ai import SEAT_VIEW_FIELDS
-from tests.web.conftest import assert_error
+from tests.web.conftest import assert_error, stacked_cards
 from tests.web.test_cards_hidden import (
     Phone,
     Secrets,
@@ -89,9 +89,7 @@ def wait_for(get: Callable[[], dict[str, Any]], ready: Callable[[dict[str, Any]]
 
 def new_game(client: FlaskClient, seats: list[Any], seed: int = SEED) -> tuple[str, FlaskClient]:
     """Create a game against the companion; Ann takes seat 0 on a phone (cookie kept)."""
-    created = client.post("/api/games", json={"kind": "cards", "seats": seats, "seed": seed})
-    assert created.status_code == 201, created.get_json()
-    game_id = created.get_json()["id"]
+    game_id = str(stacked_cards(client, {"seats": seats, "seed": seed})["id"])
     return game_id, client
 
 

@@ -35,6 +35,7 @@ from flask.testing import FlaskClient
 
 from companion.games import cards
 from companion.table.service import Table
+from tests.web.conftest import stacked_cards
 
 SEED = 9
 SEATS = ["Ann", "Bo"]
@@ -315,9 +316,7 @@ def test_no_route_shows_a_hidden_hand_cup_or_score_after_any_action(
     app: Flask, table: Table, base: str
 ) -> None:
     host = app.test_client()
-    created = host.post("/api/games", json={"kind": "cards", "seats": SEATS, "seed": SEED})
-    assert created.status_code == 201
-    game_id = created.get_json()["id"]
+    game_id = stacked_cards(host, {"seats": SEATS, "seed": SEED})["id"]
     url = f"/api/games/{game_id}"
     ann = app.test_client()
     assert ann.post(f"{url}/seats/0/take", json={}).status_code == 200  # cookie kept

@@ -55,6 +55,20 @@ def serve_emulated(data: Path) -> Iterator[str]:
         process.wait(timeout=15)
 
 
+def create_before_serving(data: Path, body: dict[str, Any]) -> str:
+    """Create a game in ``data`` through the table's own API before a server runs there
+    (below the panel's checks: e.g. a card game played on the panel with a known deck);
+    return its id."""
+    from companion.table.service import Table
+
+    table = Table(data, None, data / "boards")
+    table.start()
+    try:
+        return str(table.create_game(body)["id"])
+    finally:
+        table.close()
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
     """Launch Debian's headless Chromium through Playwright."""

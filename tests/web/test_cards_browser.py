@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from companion.games import cards
-from tests.web.browser import api, phone, serve_emulated, shot
+from tests.web.browser import api, create_before_serving, phone, serve_emulated, shot
 
 pytestmark = pytest.mark.browser
 
@@ -128,83 +128,84 @@ def hand_of(page: Any, name: str) -> Any:
     return page.locator(f'.player[data-player="{name}"] .hand')
 
 
-def test_two_phones_each_see_only_their_own_hand(browser: Any, served: str) -> None:
+def test_two_phones_each_see_only_their_own_hand(browser: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    created = api(
-        served, "/api/games", {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "play", "seed": 5}
-    )
-    game_id = created["id"]
-    state = cards.new_game({"seats": ["Ann", "Bo"], "seed": 5})
-    ann_hand = cards.cards_to_json(state.hands[0])
-    bo_hand = cards.cards_to_json(state.hands[1])
-    assert ann_hand != bo_hand
-    url = f"{served}/games/{game_id}"
-    ann_phone = browser.new_context()
-    bo_phone = browser.new_context()
-    table_phone = browser.new_context()
-    ann = phone(browser, served, ann_phone)
-    bo = phone(browser, served, bo_phone)
-    shared = phone(browser, served, table_phone)
-    for page in (ann, bo, shared):
-        page.goto(url)
-    ann.click('button[data-take="0"]')
-    expect(ann.locator("#cards-status")).to_contain_text("you are Ann")
-    bo.click('button[data-take="1"]')
-    expect(bo.locator("#cards-status")).to_contain_text("you are Bo")
-    # The shared view shows both seats taken (live) and counts only.
-    expect(shared.locator("#cards-seat-list li")).to_have_text(
-        ["Ann — taken by a phone", "Bo — taken by a phone"]
-    )
-    expect(hand_of(shared, "Ann")).to_have_text("6 cards")
-    expect(hand_of(shared, "Bo")).to_have_text("6 cards")
-    # Each phone sees its own hand as cards and the other's as a count.
-    expect(hand_of(ann, "Ann").locator(".card:not(.hidden)")).to_have_count(len(ann_hand))
-    expect(hand_of(ann, "Bo")).to_have_text("6 cards")
-    expect(hand_of(bo, "Bo").locator(".card:not(.hidden)")).to_have_count(len(bo_hand))
-    expect(hand_of(bo, "Ann")).to_have_text("6 cards")
-    for colour, n in ann_hand.items():
-        suffix = f" ×{n}" if n > 1 else ""
-        expect(hand_of(ann, "Ann").locator(f".card.{colour}")).to_have_text(
-            LETTERS[colour] + suffix
+    # A known deck: made in the data directory before serving (the panel refuses a chosen one).
+    data = tmp_path / "data"
+    body = {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "play", "seed": 5}
+    game_id = create_before_serving(data, body)
+    with serve_emulated(data) as served:
+        state = cards.new_game({"seats": ["Ann", "Bo"], "seed": 5})
+        ann_hand = cards.cards_to_json(state.hands[0])
+        bo_hand = cards.cards_to_json(state.hands[1])
+        assert ann_hand != bo_hand
+        url = f"{served}/games/{game_id}"
+        ann_phone = browser.new_context()
+        bo_phone = browser.new_context()
+        table_phone = browser.new_context()
+        ann = phone(browser, served, ann_phone)
+        bo = phone(browser, served, bo_phone)
+        shared = phone(browser, served, table_phone)
+        for page in (ann, bo, shared):
+            page.goto(url)
+        ann.click('button[data-take="0"]')
+        expect(ann.locator("#cards-status")).to_contain_text("you are Ann")
+        bo.click('button[data-take="1"]')
+        expect(bo.locator("#cards-status")).to_contain_text("you are Bo")
+        # The shared view shows both seats taken (live) and counts only.
+        expect(shared.locator("#cards-seat-list li")).to_have_text(
+            ["Ann — taken by a phone", "Bo — taken by a phone"]
         )
-    expect(bo.locator('.player[data-player="Ann"] .score')).to_have_text("hidden until the end")
-    # A third phone cannot take a taken seat.
-    third = api_status(served, f"/api/games/{game_id}/seats/0/take")
-    assert third == (403, "seat 0 (Ann) is taken by another phone; the host may free it")
-    # Ann plays her first legal move by tapping; Bo's phone sees it live.
-    first = cards.legal_actions(state)[0]
-    assert isinstance(first, cards.MountainPlay)
-    ann.click(f'#cards-entry button[data-colour="{first.colour}"]')
-    step = json.dumps(cards.action_to_json(first), separators=(",", ":"))
-    ann.click(f"#cards-entry button[data-action='{step}']")
-    expect(bo.locator("#cards-log li").first).to_contain_text(
-        f"Ann plays {first.colour} into mountain {first.mandala + 1}. Ann draws 3"
-    )
-    expect(hand_of(bo, "Ann")).to_have_text("8 cards")
-    expect(bo.locator("#cards-entry")).to_be_visible()  # Bo's turn on Bo's phone
-    expect(ann.locator("#cards-entry")).to_be_hidden()
-    shot(ann, "cards-play-ann")
-    shot(bo, "cards-play-bo")
-    shot(shared, "cards-play-shared")
-    # Ann's page never held Bo's hand.
-    after = cards.apply(state, first)
-    bo_now = cards.cards_to_json(after.hands[1])
-    for page in (ann, shared):
-        assert json.dumps(bo_now) not in page.content()
-    # Reload and sleep: the cookie keeps the seat; without the cookie the kept token does.
-    ann.reload()
-    expect(ann.locator("#cards-status")).to_contain_text("you are Ann")
-    ann_phone.clear_cookies()
-    ann.reload()
-    expect(ann.locator("#cards-status")).to_contain_text("you are Ann")
-    expect(hand_of(ann, "Ann").locator(".card:not(.hidden)")).to_have_count(
-        len(cards.cards_to_json(after.hands[0]))
-    )
-    for page in (ann, bo, shared):
-        assert page.errors == []
-    for context in (ann_phone, bo_phone, table_phone):
-        context.close()
+        expect(hand_of(shared, "Ann")).to_have_text("6 cards")
+        expect(hand_of(shared, "Bo")).to_have_text("6 cards")
+        # Each phone sees its own hand as cards and the other's as a count.
+        expect(hand_of(ann, "Ann").locator(".card:not(.hidden)")).to_have_count(len(ann_hand))
+        expect(hand_of(ann, "Bo")).to_have_text("6 cards")
+        expect(hand_of(bo, "Bo").locator(".card:not(.hidden)")).to_have_count(len(bo_hand))
+        expect(hand_of(bo, "Ann")).to_have_text("6 cards")
+        for colour, n in ann_hand.items():
+            suffix = f" ×{n}" if n > 1 else ""
+            expect(hand_of(ann, "Ann").locator(f".card.{colour}")).to_have_text(
+                LETTERS[colour] + suffix
+            )
+        expect(bo.locator('.player[data-player="Ann"] .score')).to_have_text("hidden until the end")
+        # A third phone cannot take a taken seat.
+        third = api_status(served, f"/api/games/{game_id}/seats/0/take")
+        assert third == (403, "seat 0 (Ann) is taken by another phone; the host may free it")
+        # Ann plays her first legal move by tapping; Bo's phone sees it live.
+        first = cards.legal_actions(state)[0]
+        assert isinstance(first, cards.MountainPlay)
+        ann.click(f'#cards-entry button[data-colour="{first.colour}"]')
+        step = json.dumps(cards.action_to_json(first), separators=(",", ":"))
+        ann.click(f"#cards-entry button[data-action='{step}']")
+        expect(bo.locator("#cards-log li").first).to_contain_text(
+            f"Ann plays {first.colour} into mountain {first.mandala + 1}. Ann draws 3"
+        )
+        expect(hand_of(bo, "Ann")).to_have_text("8 cards")
+        expect(bo.locator("#cards-entry")).to_be_visible()  # Bo's turn on Bo's phone
+        expect(ann.locator("#cards-entry")).to_be_hidden()
+        shot(ann, "cards-play-ann")
+        shot(bo, "cards-play-bo")
+        shot(shared, "cards-play-shared")
+        # Ann's page never held Bo's hand.
+        after = cards.apply(state, first)
+        bo_now = cards.cards_to_json(after.hands[1])
+        for page in (ann, shared):
+            assert json.dumps(bo_now) not in page.content()
+        # Reload and sleep: the cookie keeps the seat; without the cookie the kept token does.
+        ann.reload()
+        expect(ann.locator("#cards-status")).to_contain_text("you are Ann")
+        ann_phone.clear_cookies()
+        ann.reload()
+        expect(ann.locator("#cards-status")).to_contain_text("you are Ann")
+        expect(hand_of(ann, "Ann").locator(".card:not(.hidden)")).to_have_count(
+            len(cards.cards_to_json(after.hands[0]))
+        )
+        for page in (ann, bo, shared):
+            assert page.errors == []
+        for context in (ann_phone, bo_phone, table_phone):
+            context.close()
 
 
 def api_status(base: str, path: str) -> tuple[int, str]:

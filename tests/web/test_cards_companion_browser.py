@@ -1,10 +1,11 @@
 """A person against the companion at the card game, in Chromium on a 360x740 phone.
 
-The game is made on the home page ("play on the panel", opponent "the companion (hard)",
-seed 9: Ann moves first); the phone takes Ann's seat as it creates the game. Ann taps a
-field play (kept in hand: no draw), the companion answers after its pause with one line
-("Bo (companion) ..."), and it is Ann's turn again. The companion's hand shows only as a
-count on her phone.
+The game is made on the home page ("play on the panel", opponent "the companion (hard)"; no
+seed: the panel shuffles, and the test reads the seed from the data directory as the box's
+shell can; Ann, the first seat, moves first); the phone takes Ann's seat as it creates the
+game. Ann taps a field play (kept in hand: no draw), the companion answers after its pause
+with one line ("Bo (companion) ..."), and it is Ann's turn again. The companion's hand shows
+only as a count on her phone.
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ import pytest
 from companion.games import cards
 from companion.players import cards as players
 from tests.web.browser import api, phone, serve_emulated, shot
+from tests.web.conftest import stored_setup
 from tests.web.test_cards_browser import play
 
 pytestmark = pytest.mark.browser
-
-SEED = 9
 
 
 def test_one_turn_of_a_person_and_one_of_the_companion(tmp_path: Path, browser: Any) -> None:
@@ -37,7 +37,7 @@ def test_one_turn_of_a_person_and_one_of_the_companion(tmp_path: Path, browser: 
         page.select_option("#cards-mode", "play")
         page.select_option("#cards-opponent", "hard")
         expect(page.locator("#cards-companion-seat")).to_have_value("1")
-        page.fill("#seed", str(SEED))
+        expect(page.locator("#seed")).to_be_hidden()  # the panel shuffles its own deck
         shot(page, "cards-companion-01-home")
         page.click("#new-game button[type=submit]")
         page.wait_for_url(re.compile(r"/games/\w+$"))
@@ -48,7 +48,8 @@ def test_one_turn_of_a_person_and_one_of_the_companion(tmp_path: Path, browser: 
         seat = page.locator('#cards-seat-list li[data-seat="1"]')
         expect(seat).to_contain_text("Bo — played by the companion (hard)")
         expect(seat.locator("button")).to_have_count(0)
-        start = cards.new_game({"seats": ["Ann", "Bo"], "seed": SEED})
+        seed = stored_setup(tmp_path / "data", game_id)["seed"]
+        start = cards.new_game({"seats": ["Ann", "Bo"], "seed": seed})
         expect(page.locator('[data-player="Bo"] .hand')).to_have_text(f"{start.hand_size(1)} cards")
         expect(page.locator("#cards-companion")).to_be_hidden()  # it has said nothing yet
 

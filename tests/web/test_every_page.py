@@ -110,7 +110,7 @@ def make_games(base: str, owner: dict[str, str]) -> dict[str, str]:
         },
         "cards-table-in-play": {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "table"},
         "cards-table-over": {"record": played_out(cards, cards_table, legal(cards))},
-        "cards-play-in-play": {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "play", "seed": 5},
+        "cards-play-in-play": {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "play"},
         "cards-play-over": {"record": played_out(cards, cards_play, legal(cards))},
         "stones-in-play": {"kind": "stones", "seats": ["Ann", "Bo", "Cy"], "seed": 3},
         "stones-over": {"record": played_out(stones, stones_setup, legal(stones))},

@@ -222,10 +222,12 @@
     drawRows();
   });
 
+  const playsCards = () => kind.value === "cards" && document.getElementById("cards-mode").value === "play";
   const showOptions = () => {
     ringsOptions.hidden = kind.value !== "rings";
     document.getElementById("cards-options").hidden = kind.value !== "cards";
-    document.getElementById("seed-row").hidden = kind.value === "rings";  // rings: no layout
+    // rings: no layout; a card game played on the panel shuffles its own deck (nobody knows it)
+    document.getElementById("seed-row").hidden = kind.value === "rings" || playsCards();
     drawRows();
   };
   kind.addEventListener("change", showOptions);
@@ -240,6 +242,7 @@
     document.getElementById("cards-companion-seat-row").hidden = cardsMode.value !== "play" || !opponent.value;
   };
   cardsMode.addEventListener("change", showOpponent);
+  cardsMode.addEventListener("change", showOptions);
   opponent.addEventListener("change", showOpponent);
   showOpponent();
   const against = () => (kind.value === "cards" && cardsMode.value === "play" ? opponent.value : "");
@@ -301,7 +304,7 @@
     const theirs = Number(companionSeat.value);
     if (level && seats[theirs]) seats[theirs] = { name: seats[theirs], computer: level };
     const seed = document.getElementById("seed").value.trim();
-    if (seed && kind.value !== "rings") body.seed = Number(seed);
+    if (seed && !document.getElementById("seed-row").hidden) body.seed = Number(seed);
     try {
       const game = await api("POST", "/api/games", body);
       // cards played on the panel: this phone is the host (frees seats, deletes the game)

@@ -479,3 +479,38 @@ def test_a_finished_game_refuses_any_turn_and_any_preview_as_over() -> None:
         with pytest.raises(IllegalAction) as refused:
             attempt()
         assert str(refused.value) == "the game is over"
+
+
+def test_two_bases_a_seat_whose_first_base_is_empty_enters_from_its_second() -> None:
+    seats = (("Ann", 0), ("Bo", 1))
+    state = position(
+        board_json(), seats, pegs=[], waiting=[[0, 6], [3, 3]], scores=[0, 0], variant="two-bases"
+    )
+    events = rings.resolve(state, turn(dict(ZERO))).events
+    assert [(e.kind, e.seat, e.end, e.base) for e in events] == [("entry", 0, (0, 4), 2)]
+
+
+def test_two_bases_a_seat_whose_first_entry_cell_is_not_black_enters_from_its_second() -> None:
+    # Ring 0 turned one slot: spoke 0 faces slot 7, which is not black; spoke 4 faces slot 3.
+    seats = (("Ann", 0), ("Bo", 1))
+    state = position(
+        board_json(coloured=[(0, 7)]),
+        seats,
+        pegs=[],
+        waiting=[[3, 3], [3, 3]],
+        scores=[0, 0],
+        variant="two-bases",
+        offsets=(1,) + (0,) * 9,
+    )
+    events = rings.resolve(state, turn(dict(ZERO))).events
+    assert [(e.kind, e.seat, e.end, e.base) for e in events] == [("entry", 0, (0, 4), 2)]
+
+
+def test_with_three_seats_the_turn_passes_to_the_next_seat_listed() -> None:
+    seats = (("Ann", 0), ("Bo", 1), ("Cy", 2))
+    state = rings.new_game(record(board_json(), seats))
+    order = []
+    for _ in range(4):
+        state = rings.apply(state, turn(dict(ZERO)))
+        order.append(state.to_move)
+    assert order == [1, 2, 0, 1]

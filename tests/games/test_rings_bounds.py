@@ -203,3 +203,9 @@ def test_dice_with_a_colour_too_many_are_refused() -> None:
             str(refused.value)
             == "dice: expected exactly the colours red, blue, green, yellow, brown"
         )
+
+
+def test_explain_names_the_first_ring_when_both_rings_of_a_zero_die_turned() -> None:
+    state = reference_game()
+    told = rings.explain(state, dice(), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0])
+    assert told.reason == "the red die shows 0 but ring 0 (red) turned"

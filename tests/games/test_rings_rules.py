@@ -514,3 +514,12 @@ def test_with_three_seats_the_turn_passes_to_the_next_seat_listed() -> None:
         state = rings.apply(state, turn(dict(ZERO)))
         order.append(state.to_move)
     assert order == [1, 2, 0, 1]
+
+
+def test_a_game_is_over_exactly_once_it_has_a_winner_and_seats_know_their_bases() -> None:
+    state = position(board_json(), ANN_BO, pegs=[(0, 7, 1)], waiting=[[5], [6]], scores=[5, 0])
+    assert not rings.is_over(state)
+    assert rings.is_over(rings.apply(state, turn(dict(ZERO))))
+    assert (state.bases(0), state.bases(1)) == ((0,), (2,))
+    two = rings.new_game(record(board_json(), (("Ann", 0), ("Bo", 1)), variant="two-bases"))
+    assert (two.bases(0), two.bases(1)) == ((0, 2), (1, 3))

@@ -13,13 +13,14 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.service.test_sigterm import Service
-from tests.web.browser import pair_owner
+from tests.web.browser import ROOT, pair_owner
 from tests.web.conftest import is_error_format
 
 ICEHOUSE = {"kind": "icehouse", "seats": ["Ann", "Bo"], "seed": 1}  # a new game: no owner needed
@@ -135,13 +136,27 @@ def test_a_moved_data_directory_refuses_writes_and_keeps_what_was_acknowledged(
     assert found["state"]["log"] == game["state"]["log"]
 
 
+def on_disk(tmp_path: Path) -> Path:
+    """A fresh folder on a disk file system: tmpfs (Debian 13's /tmp) takes ``chattr +i`` but
+    still lets writes through files opened before it, so the test would see no refusal."""
+    for base in (tmp_path, Path("/var/tmp"), ROOT / "test-output"):
+        base.mkdir(parents=True, exist_ok=True)
+        kind = subprocess.run(
+            ["stat", "-f", "-c", "%T", str(base)], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        if kind != "tmpfs":
+            return Path(tempfile.mkdtemp(prefix="vanished-", dir=base))
+    pytest.fail("no folder here is on a disk file system (tmp, /var/tmp, test-output)")
+
+
 @pytest.mark.slow
 def test_an_unwritable_database_refuses_writes_with_503_until_it_is_writable(
     tmp_path: Path,
 ) -> None:
     # chattr +i: even root's writes through the files the server holds open now fail
     # (EPERM), as on a card the kernel has turned read-only.
-    data = tmp_path / "data"
+    folder = on_disk(tmp_path)
+    data = folder / "data"
     service, game = start_with_a_game(tmp_path, data)
     files = [str(data / name) for name in ("table.db", "table.db-wal")]
     locked = subprocess.run(["chattr", "+i", *files], capture_output=True, text=True, check=False)
@@ -175,3 +190,5 @@ def test_an_unwritable_database_refuses_writes_with_503_until_it_is_writable(
     finally:
         again.kill()
     assert status == 200 and found["version"] == 3
+    if not folder.is_relative_to(tmp_path):
+        shutil.rmtree(folder)

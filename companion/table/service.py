@@ -206,6 +206,7 @@ class Table:
         self._refusal: str | None = None
         self._last_reason: str | None = None
         self.warnings: list[str] = []
+        self._announced: list[str] = []  # the warnings the phones were last told
         self._tokens: dict[str, GameTokens] = {}
         """Per game, the digests of its host and seat tokens (cards played on the panel)."""
         self.hub = Hub(self._snapshot)
@@ -428,6 +429,7 @@ class Table:
                     item.future.set_result(item.function())
                 except Exception as error:  # the caller gets every refusal as raised
                     item.future.set_exception(error)
+            self._announce_warnings()
         elif isinstance(item, _Ring):
             self._take_report(item.report)
             # Many reports arrive in a burst while a ring turns: take them all, then
@@ -1412,6 +1414,13 @@ class Table:
             "game": self._view(game, viewer) if game is not None else None,
             "warnings": self._warnings(),
         }
+
+    def _announce_warnings(self) -> None:
+        """Tell every phone when the warnings changed (e.g. the data directory went)."""
+        warnings = self._warnings()
+        if warnings != self._announced and self.hub.count():
+            self.hub.publish({"type": "warnings", "warnings": list(warnings)})
+        self._announced = warnings
 
     def _warnings(self) -> list[str]:
         """The warnings every page shows: the table's, and the store's when its file went."""

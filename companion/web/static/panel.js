@@ -114,6 +114,14 @@ const Panel = (() => {
 
   /* Follow /api/events; EventSource reconnects by itself and the table sends the current
      state first on every connection, so a phone that slept catches up at once. */
+  /* The table's warnings (the data directory gone, the database kept aside...), on every
+     page that follows the live stream, until they are gone. */
+  function showWarnings(warnings) {
+    const box = document.getElementById("warnings");
+    box.replaceChildren(...warnings.map((text) => el("p", { text: "Warning: " + text })));
+    box.hidden = warnings.length === 0;
+  }
+
   function live(onItem) {
     const badge = document.getElementById("live");
     badge.hidden = false;
@@ -125,8 +133,9 @@ const Panel = (() => {
       try { item = JSON.parse(event.data); } catch (error) { return; }
       // The server ends the stream of a phone that fell behind: load the page afresh (a new
       // stream, the present state), whatever the page was showing.
-      if (item && item.type === "reload") { source.close(); window.location.reload(); }
-      else onItem(item);
+      if (item && item.type === "reload") { source.close(); window.location.reload(); return; }
+      if (item && Array.isArray(item.warnings)) showWarnings(item.warnings);
+      if (item && item.type !== "warnings") onItem(item);
     };
     window.addEventListener("pagehide", () => source.close());
     return source;

@@ -1413,14 +1413,21 @@ class Table:
             "board": self._board_view(),
             "game": self._view(game, viewer) if game is not None else None,
             "warnings": self._warnings(),
+            "banner": self._banner(),
         }
 
+    def _banner(self) -> list[str]:
+        """The warnings every page shows in its banner: the table's, less the damaged
+        database's notices (the home page has their own banner, which the owner dismisses)."""
+        kept_aside = self._store.warnings if self._store is not None else []
+        return [text for text in self._warnings() if text not in kept_aside]
+
     def _announce_warnings(self) -> None:
-        """Tell every phone when the warnings changed (e.g. the data directory went)."""
-        warnings = self._warnings()
-        if warnings != self._announced and self.hub.count():
-            self.hub.publish({"type": "warnings", "warnings": list(warnings)})
-        self._announced = warnings
+        """Tell every phone when the banner's warnings changed (e.g. the data directory went)."""
+        banner = self._banner()
+        if banner != self._announced and self.hub.count():
+            self.hub.publish({"type": "warnings", "banner": list(banner)})
+        self._announced = banner
 
     def _warnings(self) -> list[str]:
         """The warnings every page shows: the table's, and the store's when its file went."""

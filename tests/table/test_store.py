@@ -51,7 +51,9 @@ def test_a_file_that_is_not_a_database_is_kept_aside_and_a_new_one_started(
             f"{tmp_path / DB_NAME} was damaged (file is not a database); it was kept as "
             f"{backups[0]} and a new, empty database was started"
         )
-        assert table.subscribe().get(1)["warnings"] == warnings  # the panel shows it
+        first = table.subscribe().get(1)
+        assert first["warnings"] == warnings  # the panel shows it
+        assert first["banner"] == []  # in the home page's own banner, not every page's
         table.create_game({"record": ICEHOUSE})
     with Table(tmp_path) as table:
         assert len(table.list_games()) == 1

@@ -134,7 +134,7 @@ const Panel = (() => {
       // The server ends the stream of a phone that fell behind: load the page afresh (a new
       // stream, the present state), whatever the page was showing.
       if (item && item.type === "reload") { source.close(); window.location.reload(); return; }
-      if (item && Array.isArray(item.warnings)) showWarnings(item.warnings);
+      if (item && Array.isArray(item.banner)) showWarnings(item.banner);
       if (item && item.type !== "warnings") onItem(item);
     };
     window.addEventListener("pagehide", () => source.close());

@@ -75,7 +75,7 @@ def cmd_board_check(args: argparse.Namespace, stdin: TextIO) -> Any:
 
 def cmd_serve(args: argparse.Namespace, stdin: TextIO) -> Any:
     """Run the companion: the table, its rings (real or emulated) and the panel."""
-    from companion.web import serve
+    from companion import serve
 
     status = serve.run(cmd_options(args), args.stdout, args.stderr)
     if status:
@@ -96,7 +96,7 @@ def cmd_doctor(args: argparse.Namespace, stdin: TextIO) -> Any:
 
 def cmd_options(args: argparse.Namespace) -> Any:
     """The config file's options with those given on the command line over them."""
-    from companion.web import serve
+    from companion import serve
 
     options = serve.ServeOptions()
     if args.config is not None:

@@ -3,8 +3,9 @@
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
 (``api_games``, ``api_board``, ``api_boards``, ``api_health``, ``events``, ``owner``,
 ``pages``), the one JSON error helper (``errors``), the owner guard (``owner.owner_only``) and
-``serve`` (``mandala serve`` on waitress). Views parse the request, call the table service and
-serialise its answer; nothing else.
+what every view does first (``context``). Views parse the request, call the table service and
+serialise its answer; nothing else. The process around it (config, hardware, waitress,
+systemd) is wired in ``companion.serve``.
 
 What must not: game rules (those are the engines'), state of its own (the table service owns
 every game and the rings), threads other than waitress's, or anything fetched from the
@@ -33,7 +34,7 @@ from companion.web import (
     security,
 )
 from companion.web.api_advisor import blueprint as advisor_blueprint
-from companion.web.service import TABLE_KEY, TableService
+from companion.web.context import TABLE_KEY, TableService
 
 #: Defaults a caller's ``config`` may override.
 DEFAULTS: dict[str, Any] = {

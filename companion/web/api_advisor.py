@@ -6,7 +6,7 @@ from typing import Any, Protocol, cast
 
 from flask import Blueprint, Response, jsonify
 
-from companion.web.service import table
+from companion.web.context import table
 
 blueprint = Blueprint("api_advisor", __name__, url_prefix="/api/games")
 

@@ -6,8 +6,8 @@ from flask import Blueprint, Response, jsonify
 
 from companion.games.base import as_int, check_keys, get
 from companion.table import NotFound
+from companion.web.context import json_body, table
 from companion.web.owner import owner_only
-from companion.web.service import json_body, table
 
 blueprint = Blueprint("api_board", __name__, url_prefix="/api")
 

@@ -15,8 +15,8 @@ from flask import Blueprint, Response, current_app, jsonify
 from companion.games import rings
 from companion.games.base import RecordError, as_bool, as_str, check_keys, get
 from companion.table import Conflict, NotFound
+from companion.web.context import json_body
 from companion.web.owner import owner_only
-from companion.web.service import json_body
 
 blueprint = Blueprint("api_boards", __name__, url_prefix="/api/boards")
 

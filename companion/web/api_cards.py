@@ -11,8 +11,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, render_template
 
 from companion.games.cards import COLOURS, score_sheet
+from companion.web.context import json_body, table
 from companion.web.pages import page_config
-from companion.web.service import json_body, table
 from companion.web.viewer import keep_token, seat_cookie, viewer
 
 blueprint = Blueprint("api_cards", __name__)

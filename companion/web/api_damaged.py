@@ -10,8 +10,8 @@ from typing import Any, cast
 
 from flask import Blueprint, Response, jsonify
 
+from companion.web.context import table
 from companion.web.owner import owner_only
-from companion.web.service import table
 
 blueprint = Blueprint("api_damaged", __name__, url_prefix="/api/damaged")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from companion.games.base import RecordError, as_dict, as_int, get
+from companion.web.context import json_body, table
 from companion.web.owner import owner_only, owner_token, owners, require_owner
-from companion.web.service import json_body, table
 from companion.web.viewer import host_cookie, keep_token, viewer
 
 blueprint = Blueprint("api_games", __name__, url_prefix="/api/games")

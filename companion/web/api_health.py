@@ -36,8 +36,8 @@ from companion.doctor.probes import (
 )
 from companion.games.base import as_str, check_keys, get
 from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.web.context import json_body, table
 from companion.web.owner import owner_only
-from companion.web.service import json_body, table
 
 blueprint = Blueprint("api_health", __name__, url_prefix="/api/health")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
-from companion.web.service import Subscription, table
+from companion.web.context import Subscription, table
 from companion.web.viewer import viewer
 
 blueprint = Blueprint("events", __name__, url_prefix="/api")

@@ -24,7 +24,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.games.base import RecordError, as_str, check_keys
 from companion.table.owner import HOW_TO, OwnerRequired, phone_label
-from companion.web.service import json_body, table
+from companion.web.context import json_body, table
 from companion.web.viewer import keep_token
 
 blueprint = Blueprint("owner", __name__, url_prefix="/api/owner")

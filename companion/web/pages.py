@@ -21,7 +21,7 @@ from companion.table.colours import PALETTE
 from companion.web.api_boards import find_board, saved_names
 from companion.web.api_damaged import damaged_copies
 from companion.web.api_games import page_number
-from companion.web.service import table
+from companion.web.context import table
 from companion.web.viewer import viewer
 from firmware.maps import LED_ROLES
 

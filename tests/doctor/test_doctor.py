@@ -33,9 +33,9 @@ from companion.doctor.probes import (
     SqliteDatabase,
     SystemClock,
 )
+from companion.serve import ServeOptions
 from companion.table.service import Table
 from companion.table.store import DB_NAME, SCHEMA_VERSION
-from companion.web.serve import ServeOptions
 from firmware.maps import load_pin_map
 from tests.conftest import run_cli
 from tests.doctor.standins import pi_files

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.service import (
+from companion.systemd import (
     EXIT_FAILURE,
     EXIT_OK,
     EXIT_UNAVAILABLE,

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from companion.table.service import Table
 from companion.table.store import DB_NAME
 from companion.web import create_app
-from companion.web.service import TABLE_KEY
+from companion.web.context import TABLE_KEY
 from companion.web.viewer import host_cookie
 
 TWO_SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]
@@ -168,7 +168,7 @@ def serving(table: Table, config: dict[str, Any]) -> Iterator[str]:
     thread) until the generator is closed; yield its base URL."""
     import threading
 
-    from companion.web.serve import make_server, stop_server
+    from companion.serve import make_server, stop_server
 
     httpd: Any = make_server(create_app(config, table=table), "127.0.0.1", 0)
     thread = threading.Thread(target=httpd.run, daemon=True)

@@ -24,9 +24,9 @@ from flask.testing import FlaskClient
 from companion.games import cards
 from companion.games.base import RecordError
 from companion.players import cards as players
+from companion.serve import read_config
 from companion.table.service import Table
 from companion.web import create_app
-from companion.web.serve import read_config
 from tests.conftest import run_cli
 from tests.players.test_cards_ai import SEAT_VIEW_FIELDS
 from tests.web.conftest import assert_error, stacked_cards

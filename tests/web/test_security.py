@@ -11,10 +11,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.serve import read_config
 from companion.table.service import Table
 from companion.web import create_app
 from companion.web.security import CONTENT_SECURITY_POLICY
-from companion.web.serve import read_config
 from tests.web.conftest import NEW_RINGS_GAME, assert_error
 
 EVIL = "http://evil.example"

@@ -279,7 +279,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     :returns: the exit status (0 after SIGTERM/SIGINT, 69 when the pin backend is missing).
     :raises RecordError: for a pin or LED map that cannot be used (the CLI prints it).
     """
-    from companion import service
+    from companion import systemd
     from companion.doctor import logbuffer
     from companion.table import Table
     from companion.table.errors import StorageError
@@ -322,7 +322,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         table.start()
     except HardwareError as error:
         table.close()
-        return service.report_unavailable(error, backend, stderr=stderr)
+        return systemd.report_unavailable(error, backend, stderr=stderr)
     except MapError as error:
         table.close()
         raise RecordError(str(error)) from None
@@ -351,9 +351,9 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     for address in addresses(options.host, port):
         print(f"mandala: open the panel at {address}", file=stdout, flush=True)
     log.info("%s; data in %s; serving on port %d", why, data, port)
-    return service.run_service(
+    return systemd.run_service(
         server.run,
-        is_alive=service.table_liveness(table),
+        is_alive=systemd.table_liveness(table),
         close_table=table.close,
         blank_leds=lambda: None,  # the table blanks the strip as it closes
         close_server=lambda: stop_server(server, table),

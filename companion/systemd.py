@@ -1,4 +1,4 @@
-"""Run ``mandala serve`` as a systemd service: readiness, watchdog, a clean stop.
+"""Run ``mandala serve`` under systemd: readiness, watchdog, a clean stop.
 
 The unit (``systemd/mandala.service``) is ``Type=notify`` with ``WatchdogSec``. This module
 speaks systemd's notify protocol with the standard library only (one datagram per message to

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from companion.games import engine
-from companion.games.base import GameError, as_dict, get, replay
+from companion.games.base import GAME_ERRORS, RecordError, as_dict, get, replay
 
 EXIT_BAD_INPUT = 2
 
 
-class InputError(Exception):
+class InputError(RecordError):
     """A file or stream that cannot be used; the message says which and why."""
 
 
@@ -209,7 +209,7 @@ def main(
     args.stdout, args.stderr = stdout, stderr
     try:
         result = run(args, stdin)
-    except (GameError, InputError) as error:
+    except GAME_ERRORS as error:  # InputError is a RecordError
         fail(str(error), stderr)
     if result is not None:
         print(json.dumps(result), file=stdout)

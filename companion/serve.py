@@ -38,6 +38,18 @@ from companion.games.base import (
 
 log = logging.getLogger(__name__)
 
+
+def firmware_errors() -> tuple[tuple[type[Exception], int, str], ...]:
+    """The firmware's errors as the panel answers them (``create_app(more_errors=...)``).
+
+    No such part (e.g. an unwired button) is 404 ``not_found``; hardware that fails is 503
+    ``hardware``. The web layer does not import the firmware, so they are mapped here.
+    """
+    from firmware.errors import HardwareError, RequestError
+
+    return ((RequestError, 404, "not_found"), (HardwareError, 503, "hardware"))
+
+
 HARDWARE_MODES = ("auto", "emulate", "lgpio", "rpigpio")
 CONFIG_KEYS = (
     "host",
@@ -340,7 +352,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "LOG_BUFFER": log_buffer,
         "ALLOWED_HOSTS": list(options.allowed_hosts),
     }
-    app = create_app(config, table=table)
+    app = create_app(config, table=table, more_errors=firmware_errors())
     server = make_server(app, options.host, options.port)
     listen = getattr(server, "effective_listen", None) or [
         (server.effective_host, server.effective_port)

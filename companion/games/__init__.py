@@ -5,7 +5,8 @@ per game kind: ``rings`` (the 1983 ring board), ``icehouse`` (Kory Heath's Iceho
 ``cards`` (Lookout's 2019 card game) and ``stones`` (Mandala Stones).
 
 What must not: threads, timers, files other than bundled data, pins, or anything mutable.
-States are frozen values; ``apply`` is the only gate and raises a typed ``GameError``.
+States are frozen values; ``apply`` is the only gate and raises a typed ``IllegalAction``
+(one branch of ``base.MandalaError``, the companion's one error root).
 """
 
 from __future__ import annotations

@@ -14,20 +14,31 @@ from typing import Any, Protocol, Self, TypeVar
 JSON = Any  # a value as json.loads returns it
 
 
-class GameError(ValueError):
-    """Base of every refusal by an engine; the message says what and where."""
+class MandalaError(Exception):
+    """The root of every refusal of the companion; the message says what and where.
+
+    Its two ``ValueError`` branches are :class:`RecordError` ("cannot parse") and
+    :class:`IllegalAction` ("not allowed now"); the table adds its own
+    (``companion.table.errors``). It lives here because the engines import only the standard
+    library; the firmware's errors (``firmware.errors``) are mapped where the process is
+    wired (``companion.serve``).
+    """
 
     def at(self, where: str) -> Self:
         """Return the same kind of error with ``where`` put in front of the message."""
         return type(self)(f"{where}: {self}")
 
 
-class RecordError(GameError):
+class RecordError(MandalaError, ValueError):
     """The input cannot be parsed: not the right shape, a missing key, a wrong type or value."""
 
 
-class IllegalAction(GameError):
+class IllegalAction(MandalaError, ValueError):
     """The input is well formed but not allowed now by the rules."""
+
+
+#: What an engine raises for an input it refuses, parsed or applied.
+GAME_ERRORS = (RecordError, IllegalAction)
 
 
 class Engine(Protocol):
@@ -90,7 +101,7 @@ def replay(engine: Engine, record: JSON) -> Any:
     for number, obj in enumerate(steps, start=1):
         try:
             state = engine.apply(state, engine.parse_action(state, obj))
-        except GameError as error:
+        except GAME_ERRORS as error:
             raise error.at(f"{engine.STEP_WORD} {number}") from error
     return state
 

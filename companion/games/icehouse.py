@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from companion.games.base import (
+    GAME_ERRORS,
     JSON,
-    GameError,
     IllegalAction,
     RecordError,
     as_dict,
@@ -596,7 +596,7 @@ def state_from_json(obj: JSON) -> State:
     for number, obj_pick in enumerate(picks, start=1):
         try:
             state = apply(state, parse_action(state, obj_pick))
-        except GameError as error:
+        except GAME_ERRORS as error:
             raise RecordError(f"state: {STEP_WORD} {number}: {error}") from error
     if state_to_json(state) != obj:
         raise RecordError("state: its keys do not agree with its seats, path and picks")

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from companion.games.base import IllegalAction, RecordError
 from companion.games.cards.model import (
     COLOURS,
     PER_COLOUR,
@@ -138,13 +139,14 @@ def view_of(state: State, seat: int, other_cup_seen: Cards | None = None) -> Sea
     ``other_cup_seen``: the cards the seat watched the other claim into its cup (see
     :func:`observe`); None counts none seen, so the whole other cup is unseen.
 
-    :raises ValueError: for a table-mode state (the engine there knows no hand to decide
-        from) or a seat other than 0 and 1.
+    :raises IllegalAction: for a table-mode state (the engine there knows no hand to decide
+        from).
+    :raises RecordError: for a seat other than 0 and 1.
     """
     if state.mode != "play":
-        raise ValueError("a computer seat plays only games played on the panel (mode 'play')")
+        raise IllegalAction("a computer seat plays only games played on the panel (mode 'play')")
     if seat not in (0, 1):
-        raise ValueError(f"seat {seat!r}: expected 0 or 1")
+        raise RecordError(f"seat {seat!r}: expected 0 or 1")
     other = 1 - seat
     seen = _ZERO if other_cup_seen is None else other_cup_seen
     return SeatView(
@@ -183,7 +185,7 @@ def observe(seen: Cards, before: State, action: Action, after: State, seat: int)
 def view_of_game(start: State, actions: Sequence[Action], seat: int) -> SeatView:
     """Replay ``actions`` from ``start`` and return ``seat``'s view with its memory of claims.
 
-    :raises GameError: when an action does not apply (as :func:`apply` does).
+    :raises IllegalAction: when an action does not apply (as :func:`apply` does).
     """
     state = start
     seen = _ZERO
@@ -214,7 +216,7 @@ def explain(action: Action, view: SeatView | State | None = None) -> str:
     if isinstance(action, Claim):
         where = _claim_destination(action, view)
         return f"claims {action.colour}" + (f" ({where})" if where else "")
-    raise ValueError(f"{action!r}: not an action of a game played on the panel")
+    raise RecordError(f"{action!r}: not an action of a game played on the panel")
 
 
 def _claim_destination(action: Claim, view: SeatView | State | None) -> str:
@@ -254,12 +256,13 @@ def decide(
     with a fixed number of search iterations, which makes the choice depend only on
     ``view`` and ``rng``. Easy ignores both.
 
-    :raises ValueError: when it is not this seat's action, or ``level`` is unknown.
+    :raises IllegalAction: when it is not this seat's action.
+    :raises RecordError: when ``level`` is unknown.
     """
     if level not in LEVELS:
-        raise ValueError(f"level {level!r}: expected 'easy' or 'hard'")
+        raise RecordError(f"level {level!r}: expected 'easy' or 'hard'")
     if view.over or view.to_act != view.seat:
-        raise ValueError(f"it is not {view.seats[view.seat]}'s action")
+        raise IllegalAction(f"it is not {view.seats[view.seat]}'s action")
     root = _Sim.of_view(view)
     legal = _legal(root)
     if len(legal) == 1:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.games import rings
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, RecordError
 from companion.games.rings import COLOURS, INNER, Outcome, Rotation, State
 
 Level = Literal["easy", "medium", "hard"]
@@ -688,12 +688,12 @@ def advise(state: State, dice: Mapping[str, int], top: int = 3) -> list[Option]:
     are evaluated in the order of a bound on their worth, until no other set can enter the
     first ``top`` (see :func:`_best`).
 
-    :raises ValueError: when ``top`` is not positive.
+    :raises RecordError: when ``top`` is not positive.
     :raises RecordError: for dice without exactly the five colours.
     :raises IllegalAction: for a die value that is not one of the board's faces.
     """
     if top < 1:
-        raise ValueError(f"top: expected at least 1 option, got {top}")
+        raise RecordError(f"top: expected at least 1 option, got {top}")
     return _options(state, _best(_Context(state.board), state, dice, top))
 
 
@@ -1025,12 +1025,12 @@ def choose(
     :func:`_replies`). Every variant works (``solo`` too, where nobody replies and hard plays
     as medium: the points and progress each roll allows).
 
-    :raises ValueError: for an unknown level.
+    :raises RecordError: for an unknown level.
     :raises IllegalAction: when the game is over, or for a die value the board lacks.
     :raises RecordError: for dice without exactly the five colours.
     """
     if level not in LEVELS:
-        raise ValueError(f"level: expected one of {', '.join(LEVELS)}, got {level!r}")
+        raise RecordError(f"level: expected one of {', '.join(LEVELS)}, got {level!r}")
     if state.to_move is None:
         raise IllegalAction("the game is over")
     if level == "easy":

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.games import cards
-from companion.games.base import JSON, Engine, GameError, RecordError, as_str, check_keys, join
+from companion.games.base import JSON, Engine, MandalaError, RecordError, as_str, check_keys, join
 from companion.players import cards as players
 from companion.table.errors import Forbidden, TableError
 from companion.table.seats import Viewer
@@ -275,7 +275,7 @@ class CompanionSeats:
         level: Any = plan.companion.level
         try:
             action = self.decide(view, level, rng, self.budget_ms)
-        except (GameError, ValueError) as error:
+        except ValueError as error:
             reason = str(error)
             self._post(lambda: self._failed(plan, reason))
             return
@@ -305,7 +305,7 @@ class CompanionSeats:
         del self.plans[plan.game_id]  # the state published after the action shows no decision
         try:
             self.table._act(game.id, plan.version, cards.action_to_json(action), COMPANION)
-        except (GameError, TableError) as error:
+        except MandalaError as error:
             # The reason may name the companion's cards: it goes to the log, not the panel.
             log.error("game %s: the companion's action %s failed: %s", game.id, action, error)
             plan.error = "the companion could not play its action"
@@ -373,7 +373,7 @@ class CompanionSeats:
             try:
                 action = cards.parse_action(before, obj)
                 text = players.explain(action, before)
-            except (GameError, ValueError):
+            except ValueError:
                 continue
             lines.append(
                 {

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 
 from companion.games import cards
-from companion.games.base import JSON, GameError, RecordError
+from companion.games.base import GAME_ERRORS, JSON, RecordError
 from companion.games.cards.model import RIVER_SPACES
 from companion.table.errors import Conflict, Forbidden, NotFound
 from companion.table.seats import HOST, GameTokens, Viewer, digest, new_token
@@ -197,7 +197,7 @@ def undo_reason(
     try:
         action = cards.parse_action(before, actions[-1])
         return cards.undo_refusal(before, action, undo_seat(before, tokens, viewer))
-    except GameError as error:  # a journal entry that no longer applies: nothing to undo
+    except GAME_ERRORS as error:  # a journal entry that no longer applies: nothing to undo
         return str(error)
 
 
@@ -259,7 +259,7 @@ def describe(before: cards.State, action: JSON, after: cards.State) -> list[str]
     """Plain instructions for ``action`` taking ``before`` to ``after`` (public facts only)."""
     try:
         step = cards.parse_action(before, action)
-    except GameError:
+    except GAME_ERRORS:
         return []
     name = before.seats[before.seat]
     notes: list[str] = []

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.games.base import JSON, GameError, RecordError, as_bool, as_str, join
+from companion.games.base import JSON, MandalaError, RecordError, as_bool, as_str, join
 from companion.games.rings import COLOURS, Rotation
 from companion.players import rings as players
 from companion.table import leds, live
@@ -239,7 +239,7 @@ class ComputerSeats:
         try:
             level: Any = plan.level
             rotations = players.choose(state, plan.dice, level, rng)
-        except (GameError, ValueError) as error:
+        except ValueError as error:
             reason = str(error)
             self._post(lambda: self._failed(plan, reason))
             return
@@ -295,7 +295,7 @@ class ComputerSeats:
         announced = self._announcement(game, plan)
         try:
             self.table._act(game.id, None, action)
-        except (GameError, TableError) as error:
+        except MandalaError as error:
             plan.error = f"the computer seat could not play its turn: {error}"
             log.error("game %s: %s", game.id, plan.error)
             self._publish(game.id)

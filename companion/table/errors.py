@@ -3,13 +3,15 @@
 ``RecordError`` (400) and ``IllegalAction`` (409) come from the engines and pass through as
 they are; these add what only the table knows: no such game (404), a stale version or a
 step that is not possible now (409), not allowed for this caller (403), and storage that
-cannot take the change (503).
+cannot take the change (503). All of them are ``MandalaError``s, the companion's one root.
 """
 
 from __future__ import annotations
 
+from companion.games.base import IllegalAction, MandalaError
 
-class TableError(Exception):
+
+class TableError(MandalaError):
     """Base of every refusal by the table service; the message says what and where."""
 
 
@@ -17,8 +19,8 @@ class NotFound(TableError, LookupError):
     """No such game (or ring, or button): HTTP 404."""
 
 
-class Conflict(TableError):
-    """A stale ``version`` or a step that is not possible now: HTTP 409."""
+class Conflict(TableError, IllegalAction):
+    """A stale ``version`` or a step that is not possible now: HTTP 409 ``conflict``."""
 
 
 class Forbidden(TableError):

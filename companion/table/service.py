@@ -26,9 +26,9 @@ from typing import Any, TypeVar
 
 from companion import games as registry
 from companion.games.base import (
+    GAME_ERRORS,
     JSON,
     Engine,
-    GameError,
     IllegalAction,
     RecordError,
     as_bool,
@@ -768,7 +768,7 @@ class Table:
             game.states = [game.engine.new_game(game.setup)]
             for obj in actions:
                 self._play(game, obj)
-        except GameError as error:
+        except GAME_ERRORS as error:
             game.error = f"cannot replay its journal: {error}"
             log.error("game %s %s", row.id, game.error)
             if not game.states:
@@ -778,7 +778,7 @@ class Table:
     def _play(self, game: Game, obj: JSON) -> None:
         """Parse and apply one record step to ``game`` (in memory only).
 
-        :raises GameError: named ``<step> i: ...``.
+        :raises RecordError or IllegalAction: named ``<step> i: ...``.
         """
         number = len(game.actions) + 1
         engine = game.engine
@@ -796,7 +796,7 @@ class Table:
             if game.kind == CARDS:
                 step = engine.action_to_json(action)
                 notes = cards_view.describe(game.state, step, new_state)
-        except GameError as error:
+        except GAME_ERRORS as error:
             raise error.at(f"{engine.STEP_WORD} {number}") from error
         game.actions.append(engine.action_to_json(action))
         game.states.append(new_state)
@@ -1276,7 +1276,7 @@ class Table:
                 self._act(game.id, None, {"confirm": True})
             elif name == "undo":
                 self._undo(game.id, game.version)
-        except (GameError, Conflict, StorageError) as error:
+        except (*GAME_ERRORS, Conflict, StorageError) as error:
             self._refusal = f"the {name} button: {error}"
             self._alert_until = time.monotonic() + ALERT_SECONDS
             self._changed(game)

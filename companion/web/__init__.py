@@ -14,7 +14,7 @@ internet (pages, scripts and styles are all served from ``static/``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +47,18 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def create_app(config: Mapping[str, Any] | None = None, *, table: TableService) -> Flask:
+def create_app(
+    config: Mapping[str, Any] | None = None,
+    *,
+    table: TableService,
+    more_errors: Sequence[errors.Mapping] = (),
+) -> Flask:
     """Build the panel around a running table service.
 
     ``config`` may set ``MAX_CONTENT_LENGTH``, ``SSE_HEARTBEAT_SECONDS`` and ``BOARDS_DIR``
     (a :class:`~pathlib.Path`; the board editor saves there and lists what is there).
+    ``more_errors`` maps more error types (the firmware's, which this layer does not import) to a
+    status and code, as :data:`companion.web.errors.MAPPED` does.
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -60,7 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, table: TableService) 
         app.config["BOARDS_DIR"] = Path(app.config["BOARDS_DIR"])
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions[TABLE_KEY] = table
-    errors.register(app)
+    errors.register(app, more_errors)
     security.register(app)
     for blueprint in (
         api_games.blueprint,

@@ -4,13 +4,15 @@ Every refusal the panel gives, whatever raised it, goes through :func:`error_res
 malformed input 400, not allowed for this seat 403 (``owner_required`` when only the
 box's owner may), no such thing 404, illegal now or a stale version 409, too large 413,
 too many new games from one client 429 (with ``Retry-After``), storage unable to take a
-change 503. Anything unexpected is logged and answered 500 in the same format (the tests
-make sure no client input gets there).
+change 503; the process adds the firmware's errors where it is wired (``companion.serve``:
+no such part 404, hardware failing 503). Anything unexpected is logged and answered 500 in
+the same format (the tests make sure no client input gets there).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
@@ -20,12 +22,14 @@ from companion.table import Conflict, Forbidden, NotFound, StorageError, TableEr
 from companion.table.limits import TooManyRequests
 from companion.table.owner import OwnerRequired
 from companion.web.security import CrossSite, UnknownHost
-from firmware.errors import HardwareError, RequestError
 
 log = logging.getLogger(__name__)
 
+#: An error type with its HTTP status and its ``code``.
+Mapping = tuple[type[Exception], int, str]
+
 #: Error types of the engines and the table service, with their status and code.
-MAPPED: tuple[tuple[type[Exception], int, str], ...] = (
+MAPPED: tuple[Mapping, ...] = (
     (RecordError, 400, "malformed"),
     (OwnerRequired, 403, "owner_required"),  # the way to become the owner is in its message
     (CrossSite, 403, "cross_site"),
@@ -37,8 +41,6 @@ MAPPED: tuple[tuple[type[Exception], int, str], ...] = (
     (StorageError, 503, "storage"),
     (TooManyRequests, 429, "too_many"),
     (TableError, 409, "conflict"),  # any refusal of the table's not named above
-    (RequestError, 404, "not_found"),  # the firmware has no such part (e.g. an unwired button)
-    (HardwareError, 503, "hardware"),
 )
 
 
@@ -68,9 +70,9 @@ def from_unexpected(error: Exception) -> Response:
     return error_response(500, "internal", f"the companion failed: {type(error).__name__}")
 
 
-def register(app: Flask) -> None:
-    """Route every error type of :data:`MAPPED`, HTTP errors and the rest to the format."""
-    for kind, status, code in MAPPED:
+def register(app: Flask, more: Sequence[Mapping] = ()) -> None:
+    """Route every error type of :data:`MAPPED` and ``more``, HTTP errors and the rest."""
+    for kind, status, code in (*MAPPED, *more):
 
         def handler(error: Exception, status: int = status, code: str = code) -> Response:
             response = error_response(status, code, str(error))

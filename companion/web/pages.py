@@ -15,7 +15,7 @@ from flask import Blueprint, Response, current_app, json, render_template, reque
 from jinja2 import Template
 
 from companion.games import ENGINES, rings
-from companion.games.base import GameError
+from companion.games.base import GAME_ERRORS
 from companion.table import NotFound
 from companion.table.colours import PALETTE
 from companion.web.api_boards import find_board, saved_names
@@ -207,7 +207,7 @@ def editor() -> str:
     start = request.args.get("from", "reference")
     try:
         board = rings.board_to_json(find_board(start))
-    except (GameError, LookupError):
+    except (*GAME_ERRORS, LookupError):
         board = rings.board_to_json(find_board(rings.bundled_board_names()[0]))
     data = {"board": board, "boards": board_names()}
     return render_template("editor.html", data=data, page=page_config())

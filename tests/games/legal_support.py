@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
-from companion.games.base import GameError
+from companion.games.base import GAME_ERRORS
 
 
 def accepts(apply: Callable[[Any, Any], object], state: object, action: object) -> bool:
-    """Say whether ``apply`` takes ``action`` in ``state`` (a refusal is a ``GameError``)."""
+    """Say whether ``apply`` takes ``action`` in ``state`` (a refusal is one of ``GAME_ERRORS``)."""
     try:
         apply(state, action)
-    except GameError:
+    except GAME_ERRORS:
         return False
     return True
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.base import GameError, IllegalAction, RecordError
+from companion.games.base import GAME_ERRORS, IllegalAction, RecordError
 from companion.table import Conflict, Forbidden, NotFound, Table
 from tests.conftest import SPEC_EXAMPLES, example_names, run_cli
 from tests.table.conftest import TWO_SEATS
@@ -71,7 +71,7 @@ def test_an_import_of_a_bad_spec_example_gives_its_error_and_creates_nothing(
     table: Table, name: str
 ) -> None:
     expected = (SPEC_EXAMPLES / f"{name}.error.txt").read_text().strip()
-    with pytest.raises(GameError) as refused:
+    with pytest.raises(GAME_ERRORS) as refused:
         table.create_game({"record": record_of(name)})
     assert str(refused.value) == expected
     assert table.list_games() == []

@@ -646,7 +646,7 @@ def undo_refusal(before: State, action: Action, seat: int | None) -> str | None:
     its destruction with a new deal, a draw that found the deck and the discard pile empty.
     The caller passes the last action only, so the other seat has not acted since.
 
-    :raises GameError: when ``action`` does not apply to ``before`` at all.
+    :raises IllegalAction: when ``action`` does not apply to ``before`` at all.
     """
     if before.mode == "table":
         return None

@@ -142,25 +142,25 @@ def _numbers(value: JSON, where: str, spokes: int, word: str) -> list[int]:
     return result
 
 
-def _parse_board(obj: Mapping[str, JSON]) -> Board:
-    check_keys(obj, "", BOARD_KEYS)
-    name = obj["name"]
-    if not isinstance(name, str) or not name.strip():
-        shown = repr(name) if isinstance(name, str) else type_name(name)
+def _parse_name(value: JSON) -> str:
+    if not isinstance(value, str) or not value.strip():
+        shown = repr(value) if isinstance(value, str) else type_name(value)
         raise RecordError(f"name: expected a non-empty string, got {shown}")
-    spokes = as_int(obj["spokes"], "spokes")
+    return value
+
+
+def _parse_spokes(value: JSON) -> int:
+    spokes = as_int(value, "spokes")
     low, high = SPOKES_RANGE
     if not low <= spokes <= high:
         raise RecordError(f"spokes: {spokes} is out of {low}..{high}")
     if spokes % 4:
         raise RecordError(f"spokes: {spokes} is not a multiple of 4")
-    corners = _numbers(obj["corners"], "corners", spokes, "spoke")
-    if len(corners) != 4:
-        raise RecordError(f"corners: expected 4 corners, got {len(corners)}")
-    entrances = _numbers(obj["entrances"], "entrances", spokes, "spoke")
-    if not entrances:
-        raise RecordError("entrances: expected at least one spoke, got none")
-    faces = as_list(obj["dice"], "dice")
+    return spokes
+
+
+def _parse_faces(value: JSON, spokes: int) -> list[int]:
+    faces = as_list(value, "dice")
     if not faces:
         raise RecordError("dice: expected at least one face, got none")
     dice = []
@@ -169,7 +169,11 @@ def _parse_board(obj: Mapping[str, JSON]) -> Board:
         if not 0 <= face <= spokes // 2:
             raise RecordError(f"dice: face {face} is out of 0..{spokes // 2}")
         dice.append(face)
-    tables = as_list(obj["rings"], "rings")
+    return dice
+
+
+def _parse_rings(value: JSON, spokes: int) -> list[Ring]:
+    tables = as_list(value, "rings")
     if len(tables) != RINGS:
         raise RecordError(f"rings: expected {RINGS} rings, got {len(tables)}")
     rings = []
@@ -186,6 +190,21 @@ def _parse_board(obj: Mapping[str, JSON]) -> Board:
             raise RecordError(
                 f"rings: colour {colour!r} has {count} ring{'s' * (count != 1)}, expected 2"
             )
+    return rings
+
+
+def _parse_board(obj: Mapping[str, JSON]) -> Board:
+    check_keys(obj, "", BOARD_KEYS)
+    name = _parse_name(obj["name"])
+    spokes = _parse_spokes(obj["spokes"])
+    corners = _numbers(obj["corners"], "corners", spokes, "spoke")
+    if len(corners) != 4:
+        raise RecordError(f"corners: expected 4 corners, got {len(corners)}")
+    entrances = _numbers(obj["entrances"], "entrances", spokes, "spoke")
+    if not entrances:
+        raise RecordError("entrances: expected at least one spoke, got none")
+    dice = _parse_faces(obj["dice"], spokes)
+    rings = _parse_rings(obj["rings"], spokes)
     for index, spoke in enumerate(corners):
         if spoke not in rings[0].black:
             raise RecordError(
@@ -675,6 +694,45 @@ def _optional_seat(value: JSON, where: str, seats: int) -> int | None:
     return as_int(value, where, 0, seats - 1)
 
 
+def _parse_pegs(
+    value: JSON, seats: int, spokes: int
+) -> tuple[set[tuple[int, int, int]], list[int]]:
+    """Parse a state's ``pegs``; return them and how many each seat has on the board."""
+    pegs: set[tuple[int, int, int]] = set()
+    cells: set[tuple[int, int]] = set()
+    counts = [0] * seats
+    for index, item in enumerate(as_list(value, "pegs")):
+        where = join("pegs", index)
+        triple = as_list(item, where)
+        if len(triple) != 3:
+            raise RecordError(f"{where}: expected [seat, ring, slot], got {len(triple)} items")
+        seat = as_int(triple[0], join(where, 0), 0, seats - 1)
+        ring = as_int(triple[1], join(where, 1), 0, RINGS - 1)
+        slot = as_int(triple[2], join(where, 2), 0, spokes - 1)
+        if (ring, slot) in cells:
+            raise RecordError(f"{where}: ring {ring} slot {slot} holds two pegs")
+        cells.add((ring, slot))
+        pegs.add((seat, ring, slot))
+        counts[seat] += 1
+    return pegs, counts
+
+
+def _parse_waiting(value: JSON, variant: str, seats: tuple[Seat, ...]) -> list[tuple[int, ...]]:
+    """Parse a state's ``waiting``: per seat, the pegs waiting at each of its bases."""
+    waiting_list = as_list(value, "waiting")
+    if len(waiting_list) != len(seats):
+        raise RecordError(f"waiting: expected {len(seats)} lists, got {len(waiting_list)}")
+    waiting = []
+    for index, item in enumerate(waiting_list):
+        where = join("waiting", index)
+        bases = len(_bases(variant, seats[index].corner))
+        values = as_list(item, where)
+        if len(values) != bases:
+            raise RecordError(f"{where}: expected {bases} bases, got {len(values)}")
+        waiting.append(tuple(as_int(v, join(where, b), 0) for b, v in enumerate(values)))
+    return waiting
+
+
 def state_from_json(obj: JSON) -> State:
     """Rebuild a state from :func:`state_to_json`'s output, checking it is consistent.
 
@@ -693,34 +751,10 @@ def state_from_json(obj: JSON) -> State:
     offset_values = tuple(
         as_int(value, join("offsets", i), 0, spokes - 1) for i, value in enumerate(offsets)
     )
-    pegs: set[tuple[int, int, int]] = set()
-    cells: set[tuple[int, int]] = set()
-    counts = [0] * len(seats)
-    for index, item in enumerate(as_list(obj["pegs"], "pegs")):
-        where = join("pegs", index)
-        triple = as_list(item, where)
-        if len(triple) != 3:
-            raise RecordError(f"{where}: expected [seat, ring, slot], got {len(triple)} items")
-        seat = as_int(triple[0], join(where, 0), 0, len(seats) - 1)
-        ring = as_int(triple[1], join(where, 1), 0, RINGS - 1)
-        slot = as_int(triple[2], join(where, 2), 0, spokes - 1)
-        if (ring, slot) in cells:
-            raise RecordError(f"{where}: ring {ring} slot {slot} holds two pegs")
-        cells.add((ring, slot))
-        pegs.add((seat, ring, slot))
-        counts[seat] += 1
-    waiting_list = as_list(obj["waiting"], "waiting")
-    if len(waiting_list) != len(seats):
-        raise RecordError(f"waiting: expected {len(seats)} lists, got {len(waiting_list)}")
-    waiting = []
-    for index, item in enumerate(waiting_list):
-        where = join("waiting", index)
-        bases = len(_bases(variant, seats[index].corner))
-        values = as_list(item, where)
-        if len(values) != bases:
-            raise RecordError(f"{where}: expected {bases} bases, got {len(values)}")
-        waiting.append(tuple(as_int(v, join(where, b), 0) for b, v in enumerate(values)))
-        counts[index] += sum(waiting[-1])
+    pegs, counts = _parse_pegs(obj["pegs"], len(seats), spokes)
+    waiting = _parse_waiting(obj["waiting"], variant, seats)
+    for index, item in enumerate(waiting):
+        counts[index] += sum(item)
     score_list = as_list(obj["scores"], "scores")
     if len(score_list) != len(seats):
         raise RecordError(f"scores: expected {len(seats)} scores, got {len(score_list)}")
@@ -828,53 +862,96 @@ def _turned_offsets(state: State, turn: Turn) -> tuple[int, ...]:
     return tuple(offsets)
 
 
-def _play(state: State, offsets: tuple[int, ...], log: list[Event] | None) -> State:
-    """Play the advance, the entry and the end of a turn with the rings at ``offsets``."""
-    mover = state.to_move
-    if mover is None:
-        raise IllegalAction("the game is over")
-    board = state.board
-    tables = board.tables
-    spokes = tables.spokes
-    black = tables.black
-    entrances = tables.entrances
-    solo = state.variant == "solo"
-    occupied: dict[int, int] = {}
-    mine: list[tuple[int, int]] = []
-    for seat, ring, slot in state.pegs:
-        occupied[ring * spokes + slot] = seat
-        if seat == mover:
-            mine.append((-ring, (slot + offsets[ring]) % spokes))
-    mine.sort()
-    waiting = [list(w) for w in state.waiting]
-    scores = list(state.scores)
-    variant = state.variant
-    seats = state.seats
-    winner: int | None = None
+class _Turn:
+    """The working state of one turn's advance and entry, for :func:`_play`.
 
-    def back_to_base(seat: int) -> int:
-        here = waiting[seat]
+    It holds the cells by index (``ring * spokes + slot``), the waiting pegs and the scores
+    as lists the advance changes in place, and appends each event to ``log`` when there is one.
+    """
+
+    __slots__ = (
+        "black",
+        "entrances",
+        "log",
+        "mover",
+        "occupied",
+        "offsets",
+        "scores",
+        "seats",
+        "solo",
+        "spokes",
+        "state",
+        "waiting",
+        "winner",
+    )
+
+    def __init__(
+        self, state: State, mover: int, offsets: tuple[int, ...], log: list[Event] | None
+    ) -> None:
+        tables = state.board.tables
+        self.state = state
+        self.mover = mover
+        self.offsets = offsets
+        self.log = log
+        self.spokes = tables.spokes
+        self.black = tables.black
+        self.entrances = tables.entrances
+        self.solo = state.variant == "solo"
+        self.seats = state.seats
+        self.occupied = {ring * self.spokes + slot: seat for seat, ring, slot in state.pegs}
+        self.waiting = [list(w) for w in state.waiting]
+        self.scores = list(state.scores)
+        self.winner: int | None = None
+
+    def movers_pegs(self) -> list[tuple[int, int]]:
+        """Return the mover's pegs as (ring, spoke), innermost first (rings.md section 3.3)."""
+        spokes, offsets, mover = self.spokes, self.offsets, self.mover
+        mine = [
+            (-ring, (slot + offsets[ring]) % spokes)
+            for seat, ring, slot in self.state.pegs
+            if seat == mover
+        ]
+        mine.sort()
+        return [(-negative_ring, spoke) for negative_ring, spoke in mine]
+
+    def _back_to_base(self, seat: int) -> int:
+        here = self.waiting[seat]
         index = 0 if len(here) == 1 or here[0] <= here[1] else 1
         here[index] += 1
-        return _bases(variant, seats[seat].corner)[index]
+        return _bases(self.state.variant, self.seats[seat].corner)[index]
 
-    for negative_ring, spoke in mine:
-        ring = start = -negative_ring
+    def _score(self) -> bool:
+        """Count one point for the mover; return whether it won the game."""
+        mover = self.mover
+        self.scores[mover] += 1
+        if self.scores[mover] >= WINNING_SCORE:
+            self.winner = mover
+            return True
+        return False
+
+    def _snipe(self, other: int, ring: int, spoke: int) -> bool:
+        """Send ``other``'s peg at (ring, spoke) home and score; return whether the mover won."""
+        base = self._back_to_base(other)
+        if self.log is not None:
+            self.log.append(_event("snipe", other, None, (ring, spoke), base=base, by=self.mover))
+        return self._score()
+
+    def _moved(self, start: int, ring: int, spoke: int) -> None:
+        if self.log is not None and ring != start:
+            self.log.append(_event("advance", self.mover, (start, spoke), (ring, spoke)))
+
+    def advance(self, ring: int, spoke: int) -> None:
+        """Move the mover's peg at ``ring`` on ``spoke`` inward while the next cell is open."""
+        spokes, offsets, black, occupied, mover = (
+            self.spokes,
+            self.offsets,
+            self.black,
+            self.occupied,
+            self.mover,
+        )
+        start = ring
         key = ring * spokes + (spoke - offsets[ring]) % spokes
-        while True:
-            if ring == INNER:
-                if entrances >> spoke & 1:
-                    if log is not None and ring != start:
-                        log.append(_event("advance", mover, (start, spoke), (ring, spoke)))
-                    del occupied[key]
-                    scores[mover] += 1
-                    base = None if solo else back_to_base(mover)
-                    if log is not None:
-                        log.append(_event("centre", mover, (ring, spoke), base=base))
-                    if scores[mover] >= WINNING_SCORE:
-                        winner = mover
-                    start = ring  # no advance event left to report
-                break
+        while ring != INNER:
             step = ring + 1
             slot = (spoke - offsets[step]) % spokes
             if not black[step] >> slot & 1:
@@ -888,59 +965,73 @@ def _play(state: State, offsets: tuple[int, ...], log: list[Event] | None) -> St
             key = target
             ring = step
             if other is not None:
-                base = back_to_base(other)
-                scores[mover] += 1
-                if log is not None:
-                    log.append(_event("advance", mover, (start, spoke), (ring, spoke)))
-                    log.append(_event("snipe", other, None, (ring, spoke), base=base, by=mover))
+                self._moved(start, ring, spoke)
                 start = ring
-                if scores[mover] >= WINNING_SCORE:
-                    winner = mover
-                    break
-        if log is not None and ring != start:
-            log.append(_event("advance", mover, (start, spoke), (ring, spoke)))
-        if winner is not None:
-            break
+                if self._snipe(other, ring, spoke):
+                    return
+        self._moved(start, ring, spoke)
+        if ring == INNER and self.entrances >> spoke & 1:
+            del occupied[key]
+            base = None if self.solo else self._back_to_base(mover)
+            if self.log is not None:
+                self.log.append(_event("centre", mover, (ring, spoke), base=base))
+            self._score()
 
-    if winner is None:
-        mine_waiting = waiting[mover]
-        for index, corner in enumerate(_bases(variant, seats[mover].corner)):
+    def enter(self) -> None:
+        """Enter one waiting peg at each of the mover's bases whose outer cell is open."""
+        mover, spokes, occupied = self.mover, self.spokes, self.occupied
+        offset, black = self.offsets[0], self.black[0]
+        mine_waiting = self.waiting[mover]
+        for index, corner in enumerate(_bases(self.state.variant, self.seats[mover].corner)):
             if not mine_waiting[index]:
                 continue
-            spoke = board.corners[corner]
-            slot = (spoke - offsets[0]) % spokes
-            if not black[0] >> slot & 1:
+            spoke = self.state.board.corners[corner]
+            slot = (spoke - offset) % spokes
+            if not black >> slot & 1:
                 continue
             other = occupied.get(slot)
             if other == mover:
                 continue
             occupied[slot] = mover
             mine_waiting[index] -= 1
-            if log is not None:
-                log.append(_event("entry", mover, None, (0, spoke), base=corner))
-            if other is not None:
-                base = back_to_base(other)
-                scores[mover] += 1
-                if log is not None:
-                    log.append(_event("snipe", other, None, (0, spoke), base=base, by=mover))
-                if scores[mover] >= WINNING_SCORE:
-                    winner = mover
-                    break
+            if self.log is not None:
+                self.log.append(_event("entry", mover, None, (0, spoke), base=corner))
+            if other is not None and self._snipe(other, 0, spoke):
+                return
 
-    if winner is not None and log is not None:
-        log.append(_event("win", winner))
-    return _new_state(
-        board,
-        variant,
-        seats,
-        offsets=offsets,
-        pegs=tuple(sorted([(seat, key // spokes, key % spokes) for key, seat in occupied.items()])),
-        waiting=tuple([tuple(w) for w in waiting]),
-        scores=tuple(scores),
-        turns=state.turns + 1,
-        to_move=None if winner is not None else (mover + 1) % len(seats),
-        winner=winner,
-    )
+    def result(self) -> State:
+        """Return the state after the turn."""
+        state, spokes, winner = self.state, self.spokes, self.winner
+        pegs = [(seat, key // spokes, key % spokes) for key, seat in self.occupied.items()]
+        return _new_state(
+            state.board,
+            state.variant,
+            self.seats,
+            offsets=self.offsets,
+            pegs=tuple(sorted(pegs)),
+            waiting=tuple([tuple(w) for w in self.waiting]),
+            scores=tuple(self.scores),
+            turns=state.turns + 1,
+            to_move=None if winner is not None else (self.mover + 1) % len(self.seats),
+            winner=winner,
+        )
+
+
+def _play(state: State, offsets: tuple[int, ...], log: list[Event] | None) -> State:
+    """Play the advance, the entry and the end of a turn with the rings at ``offsets``."""
+    mover = state.to_move
+    if mover is None:
+        raise IllegalAction("the game is over")
+    turn = _Turn(state, mover, offsets, log)
+    for ring, spoke in turn.movers_pegs():
+        turn.advance(ring, spoke)
+        if turn.winner is not None:
+            break
+    if turn.winner is None:
+        turn.enter()
+    if turn.winner is not None and log is not None:
+        log.append(_event("win", turn.winner))
+    return turn.result()
 
 
 def resolve(state: State, turn: Turn) -> Outcome:

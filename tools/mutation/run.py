@@ -7,6 +7,7 @@
     .venv/bin/python tools/mutation/run.py --rerun LOG     # only the survivors LOG printed
     .venv/bin/python tools/mutation/run.py --report LOG    # score a -v LOG again (equivalents)
     .venv/bin/python tools/mutation/run.py --examples 20   # Hypothesis tests capped at 20
+    .venv/bin/python tools/mutation/run.py rings --only _play --only _Turn  # some defs only
 
 It prints, per engine, the mutants, how many the engine's own tests killed, how many survived
 that ``equivalent.txt`` (beside this file) explains as unable to change behaviour, and every
@@ -552,10 +553,13 @@ def child(module: str, source: str, original: str, args: list[str]) -> int:
 
 
 def _hypothesis_profile() -> None:
-    from hypothesis import HealthCheck, settings
+    from hypothesis import HealthCheck, Phase, settings
 
+    # No shrinking: a mutant is killed by the first failing example; shrinking it (up to
+    # minutes under load) would only make a better report of a failure nobody reads.
     settings.register_profile(
         "mutation",
+        phases=(Phase.explicit, Phase.reuse, Phase.generate),
         derandomize=True,
         database=None,
         deadline=None,
@@ -703,6 +707,8 @@ class Plugin:
                 if line.startswith(("    ", "SURVIVED: "))
             }
             mutants = [m for m in mutants if same_key(m.key) in wanted]
+        if self.options.only:
+            mutants = [m for m in mutants if _in_defs(m, self.options.only)]
         if self.options.sample and len(mutants) > self.options.sample:
             mutants = random.Random(self.options.seed).sample(mutants, self.options.sample)
         covering: dict[tuple[str, str], list[str]] = {}
@@ -743,6 +749,11 @@ class Plugin:
             if self.options.verbose:
                 print(f"  {n}/{len(mutants)} {verdict:8} {took:5.1f}s {mutant.key}", flush=True)
         return outcomes
+
+
+def _in_defs(mutant: Mutant, names: Sequence[str]) -> bool:
+    """Whether ``mutant`` is inside one of the defs or classes ``names`` (qualified names)."""
+    return any(mutant.code == n or mutant.code.startswith(n + ".") for n in names)
 
 
 def _digest(engines: list[str]) -> str:
@@ -821,6 +832,13 @@ def main(argv: list[str]) -> int:
         default=0,
         metavar="N",
         help="at most N examples per Hypothesis test (quicker; rerun survivors without it)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="DEF",
+        help="test only the mutants inside this def or class (repeatable): after a refactor,"
+        " the mutants of the defs it left alone have the outcome the last full run gave them",
     )
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument("--list", action="store_true", help="print the mutants and stop")

@@ -24,6 +24,14 @@ ENGINES: dict[str, str] = {
 }
 
 
+def register(kind: str, module: str) -> None:
+    """Register the engine of a game kind: ``module`` is its importable name.
+
+    The table's adapter of the kind is registered beside it (``companion.table.adapters``).
+    """
+    ENGINES[kind] = module
+
+
 def engine(kind: object) -> Engine:
     """Return the engine for a game kind.
 

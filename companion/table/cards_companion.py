@@ -52,7 +52,8 @@ from companion.table.errors import Forbidden, TableError
 from companion.table.seats import Viewer
 
 if TYPE_CHECKING:
-    from companion.table.service import Game, Table
+    from companion.table.game import Game
+    from companion.table.service import Table
 
 log = logging.getLogger(__name__)
 

@@ -41,7 +41,8 @@ from companion.table import leds, live
 from companion.table.errors import Conflict, TableError
 
 if TYPE_CHECKING:
-    from companion.table.service import Game, Table
+    from companion.table.game import Game
+    from companion.table.service import Table
 
 log = logging.getLogger(__name__)
 

@@ -154,7 +154,7 @@ class OwnerRole:
         """The phones holding the role: ``{"id", "label", "how", "paired"}`` each."""
 
         def listing() -> list[dict[str, Any]]:
-            from companion.table.service import iso
+            from companion.table.game import iso
 
             rows = sorted(self._owners.values(), key=lambda row: (row.created, row.id))
             return [

@@ -14,13 +14,12 @@ import json
 import logging
 import queue
 import random
-import re
 import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -38,11 +37,13 @@ from companion.games.base import (
     as_str,
     get,
 )
-from companion.table import cards_view, colours, leds, live, stones_view
-from companion.table.cards_companion import COMPANION, CompanionSeats, with_companion
-from companion.table.computer import ComputerSeats, check_seats
+from companion.table import colours, leds, live
+from companion.table.adapters import Adapter, Result, Setting, adapter
+from companion.table.cards_companion import CompanionSeats, with_companion
+from companion.table.computer import ComputerSeats
 from companion.table.computer import hints as advisor_hints
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
+from companion.table.game import Game, iso
 from companion.table.health import LED_ROLES, LED_SHOWS, HealthDesk, RingTest
 from companion.table.hub import Hub, Subscription
 from companion.table.limits import CreateRate
@@ -61,11 +62,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-RINGS = "rings"
-CARDS = "cards"
-ICEHOUSE = "icehouse"
-ICEHOUSE_VIEW = ("seed", "path", "places", "scorings", "at_end")
-"""What an icehouse page needs besides the summary (the layout to build and to tap)."""
 RING_COUNT = 10
 ACTIVE_KEY = "active_rings_game"
 ALERT_SECONDS = 0.5
@@ -73,8 +69,6 @@ ALERT_SECONDS = 0.5
 MAX_DETENTS = 1000
 CALL_TIMEOUT = 30.0
 """How long a caller waits for the table thread before it is told to try again."""
-RANDOM_SETUP = {"stones": "stones", ICEHOUSE: "path"}
-"""Kind -> the setup key of its random layout: a new game given neither gets a random seed."""
 PAGE_SIZE = 20
 """Games per page of the list (``GET /api/games?page=N``, the home page, live updates)."""
 LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume", "play")
@@ -84,53 +78,6 @@ RingReporter = Callable[[Any], None]
 ButtonReporter = Callable[[str], None]
 HardwareOpener = Callable[[RingReporter, ButtonReporter, int, "list[int] | None"], Any]
 """``(report_ring, report_button, spokes, offsets) -> firmware.hardware.Hardware``."""
-
-
-BOARD_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
-"""The names of the owner's board files (``<data>/boards/NAME.toml``) a game may name."""
-
-
-@dataclass
-class Game:
-    """One game as the table thread keeps it (mutable; owned by that thread)."""
-
-    id: str
-    kind: str
-    engine: Engine
-    setup: dict[str, JSON]
-    version: int
-    created: float
-    updated: float
-    seed: int
-    rolls: int
-    dice: dict[str, int] | None
-    dice_source: str | None
-    actions: list[JSON] = field(default_factory=list)
-    states: list[Any] = field(default_factory=list)
-    notes: list[list[str]] = field(default_factory=list)
-    """Per accepted action, the plain instructions of what it did (rings: ``describe``)."""
-    error: str | None = None
-
-    @property
-    def state(self) -> Any:
-        """The current state (the replay of the journal)."""
-        return self.states[-1]
-
-    @property
-    def over(self) -> bool:
-        """Say whether the game has ended."""
-        return self.error is None and bool(self.engine.is_over(self.state))
-
-    def seat_names(self) -> list[str]:
-        """The seats' names in order."""
-        names: list[str] = []
-        seats = self.setup.get("seats")
-        for seat in seats if isinstance(seats, list) else []:
-            if isinstance(seat, dict):
-                names.append(str(seat.get("name", "")))
-            else:
-                names.append(str(seat))
-        return names
 
 
 @dataclass(frozen=True)
@@ -153,14 +100,13 @@ class _Stop:
     pass
 
 
-def is_hidden(game: Game) -> bool:
-    """Say whether a game still hides information (cards played on the panel, not over)."""
-    return game.kind == "cards" and getattr(game.state, "mode", "") == "play" and not game.over
-
-
-def iso(stamp: float) -> str:
-    """A time as ISO 8601 in UTC to the second."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))
+def is_live_step(kind_adapter: Adapter, action: dict[str, JSON]) -> bool:
+    """Say whether ``action`` is a live step of the ring board (not a record turn)."""
+    return (
+        kind_adapter.ring_board
+        and "rotations" not in action
+        and any(key in action for key in LIVE_KEYS)
+    )
 
 
 class Table:
@@ -596,6 +542,18 @@ class Table:
         """
         return self._call(lambda: self._export(self._find(game_id)))
 
+    def result(self, game_id: str) -> Result | None:
+        """The finished play's result in the one shape of every kind (None until it is over).
+
+        :raises NotFound: no such game.
+        """
+
+        def find() -> Result | None:
+            game = self._find(game_id)
+            return adapter(game.kind).result(game)
+
+        return self._call(find)
+
     def resume(self, game_id: str) -> dict[str, JSON]:
         """Put a ring-board game on the board (same as the action ``{"resume": true}``)."""
         return self._call(lambda: self._act(game_id, None, {"resume": True}))
@@ -784,18 +742,7 @@ class Table:
         engine = game.engine
         try:
             action = engine.parse_action(game.state, obj)
-            resolve = getattr(engine, "resolve", None)
-            notes: list[str] = []
-            if game.kind in (RINGS, ICEHOUSE) and resolve is not None:
-                outcome = resolve(game.state, action)
-                describe = engine.describe  # type: ignore[attr-defined]
-                notes = [describe(event, game.state) for event in outcome.events]
-                new_state = outcome.state
-            else:
-                new_state = engine.apply(game.state, action)
-            if game.kind == CARDS:
-                step = engine.action_to_json(action)
-                notes = cards_view.describe(game.state, step, new_state)
+            new_state, notes = adapter(game.kind).play(engine, game.state, action)
         except GAME_ERRORS as error:
             raise error.at(f"{engine.STEP_WORD} {number}") from error
         game.actions.append(engine.action_to_json(action))
@@ -832,9 +779,7 @@ class Table:
     @staticmethod
     def _seat_colours(game: Game) -> list[tuple[str, str | None]]:
         """Each seat's name and the colour its record gives it (ring-board seats only)."""
-        if game.kind == RINGS and game.error is None:
-            return [(str(seat.name), str(seat.colour)) for seat in game.state.seats]
-        return [(name, None) for name in game.seat_names()]
+        return adapter(game.kind).seat_colours(game)
 
     def _listing(self, game: Game, known: dict[str, str]) -> dict[str, JSON]:
         listing: dict[str, JSON] = {
@@ -853,19 +798,6 @@ class Table:
             summary = game.engine.summary(game.state)
             listing.update((key, summary.get(key)) for key in ("to_move", "winner", "scores"))
         return listing
-
-    def _resolve_board(self, setup: dict[str, JSON]) -> dict[str, JSON]:
-        """Inline a ring board named in the owner's boards directory (so it replays anywhere)."""
-        ref = setup.get("board")
-        if not isinstance(ref, str) or self.boards_dir is None:
-            return setup
-        if not BOARD_FILE.fullmatch(ref) or not (self.boards_dir / f"{ref}.toml").is_file():
-            # A name no file of the boards directory can have (too long, a path) is not one
-            # of the owner's boards: the engine names it unknown.
-            return setup
-        rings: Any = self._engines(RINGS)
-        board = rings.load_board(ref, [self.boards_dir])
-        return {**setup, "board": rings.board_to_json(board)}
 
     def _create(self, body: JSON, hidden_deck: bool = False) -> dict[str, JSON]:
         body = as_dict(body, "request body")
@@ -888,24 +820,11 @@ class Table:
             )
             steps = []
             imported = False
-        if kind == RINGS:
-            setup = self._resolve_board(setup)
-        if kind == CARDS and not imported:
-            if hidden_deck:
-                cards_view.refuse_chosen_deck(setup)
-            setup = cards_view.new_setup(setup)
-        if not imported and kind in RANDOM_SETUP and not {"seed", RANDOM_SETUP[kind]} & set(setup):
-            # A new game with neither its layout nor a seed: pick a seed (kept in the setup).
-            setup["seed"] = secrets.randbelow(2**31)
+        kind_adapter = adapter(kind)
+        setup = kind_adapter.setup(setup, Setting(imported, hidden_deck, self.boards_dir))
         setup = {"game": kind, **engine.export_setup(setup)}
-        if kind == RINGS:
-            check_seats(setup)
-        seed_value = setup.get("seed")
-        seed = (
-            as_int(seed_value, "seed", 0)
-            if seed_value is not None and kind == RINGS
-            else secrets.randbelow(2**31)
-        )
+        kind_adapter.check_setup(setup)
+        seed = kind_adapter.seed(setup)
         now = time.time()
         game_id = secrets.token_hex(4)
         while game_id in self._games:
@@ -927,18 +846,18 @@ class Table:
         game.states = [engine.new_game(setup)]
         for obj in steps:
             self._play(game, obj)
-        if hidden_deck and imported and is_hidden(game):
+        if hidden_deck and imported and kind_adapter.is_hidden(game):
             raise RecordError(
                 "record: this card game played on the panel is not over, and its record shows "
                 "the deck and every hand; import it once the game is over"
             )
         actions = list(game.actions)
-        host, digests = cards_view.host_tokens(game.state) if kind == CARDS else (None, {})
+        host, digests = kind_adapter.host_tokens(game.state)
         store = self._db()
         store.add_game(row, game.seat_names(), actions, tokens=digests)
         self._games[game_id] = game
         self._tokens[game_id] = GameTokens(dict(digests))
-        if kind == RINGS:
+        if kind_adapter.ring_board:
             self._put_on_board(game, "import" if imported else "new")
         self._changed(game)
         if host is None:
@@ -973,14 +892,15 @@ class Table:
         self, game_id: str, version: int | None, action: JSON, viewer: Viewer | None = None
     ) -> dict[str, JSON]:
         game = self._find(game_id)
-        if game.kind == CARDS and game.error is None and viewer is not COMPANION:
-            cards_view.check_turn(game.state, self._tokens_of(game), viewer or Viewer())
+        kind_adapter = adapter(game.kind)
+        if game.error is None:
+            kind_adapter.check_turn(game, self._tokens_of(game), viewer or Viewer())
         if version is not None:
             self._check_version(game, version)
         if game.error is not None:
             raise Conflict(f"game {game.id} {game.error}")
         action = as_dict(action, "action")
-        if game.kind == RINGS and "rotations" not in action and any(k in action for k in LIVE_KEYS):
+        if is_live_step(kind_adapter, action):
             self._act_live(game, action)
         else:
             word = game.engine.STEP_WORD
@@ -1005,7 +925,7 @@ class Table:
             self._unplay(game)
             raise
         game.version += 1
-        if game.kind == RINGS:
+        if adapter(game.kind).ring_board:
             game.dice = None
             game.dice_source = None
 
@@ -1073,21 +993,15 @@ class Table:
             raise Conflict(f"game {game.id} {game.error}")
         if not game.actions:
             raise Conflict(f"nothing to undo: no {game.engine.STEP_WORD} yet")
-        if game.kind == CARDS:
-            cards_view.check_undo(
-                game.states, game.actions, self._tokens_of(game), viewer or Viewer()
-            )
-        undone = game.actions[-1]
-        dice = None
-        source = None
-        if game.kind == RINGS and isinstance(undone, dict) and isinstance(undone.get("dice"), dict):
-            dice, source = dict(undone["dice"]), "kept"
+        kind_adapter = adapter(game.kind)
+        kind_adapter.check_undo(game, self._tokens_of(game), viewer or Viewer())
+        dice, source = kind_adapter.undone_dice(game.actions[-1])
         game.updated = self._db().remove_last(
             game.id, len(game.actions), game.version + 1, dice, source
         )
         self._unplay(game)
         game.version += 1
-        if game.kind == RINGS:
+        if kind_adapter.ring_board:
             game.dice, game.dice_source = dice, source
             if game.id == self._active and self.hardware is not None:
                 self._resync = live.Resync("undo", tuple(game.state.offsets))
@@ -1097,8 +1011,8 @@ class Table:
 
     def _delete(self, game_id: str, viewer: Viewer | None = None) -> None:
         game = self._find(game_id)
-        if game.kind == CARDS and game.error is None:
-            cards_view.check_delete(game.state, self._tokens_of(game), viewer or Viewer())
+        if game.error is None:
+            adapter(game.kind).check_delete(game, self._tokens_of(game), viewer or Viewer())
         self._db().delete_game(game.id)
         del self._games[game.id]
         self._tokens.pop(game.id, None)
@@ -1112,46 +1026,33 @@ class Table:
         self._refresh()
 
     def _export(self, game: Game) -> dict[str, JSON]:
-        if game.error is None and is_hidden(game):
+        kind_adapter = adapter(game.kind)
+        if kind_adapter.is_hidden(game):
             raise Forbidden(
                 f"game {game.id} hides the seats' hands: its record is exported once it is over"
             )
-        setup = {key: value for key, value in game.setup.items() if key != "game"}
-        record: dict[str, JSON] = {"game": game.kind}
-        whole = getattr(game.engine, "export_record", None)
-        if whole is not None and game.error is None:
-            # An engine that writes its own record (cards: the reshuffles a seeded deck used).
-            record.update(whole({**setup, "game": game.kind}, list(game.actions), game.state))
-            return record
-        record.update(game.engine.export_setup(setup))
-        record[game.engine.ACTIONS_KEY] = list(game.actions)
-        return record
+        return kind_adapter.export(game)
 
     def _tokens_of(self, game: Game) -> GameTokens:
         return self._tokens.setdefault(game.id, GameTokens())
 
     def _take_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
         game = self._find(game_id)
-        if game.kind != CARDS or game.error is not None:
-            raise Conflict(f"game {game.id} has no seats to take: only cards played on the panel")
-        self.companion.check_seat(game, seat, "take")
+        kind_adapter = adapter(game.kind)
         tokens = self._tokens_of(game)
-        token = cards_view.token_to_give(game.state, tokens, seat, viewer)
+        token = kind_adapter.token_to_give(game, tokens, seat, viewer)
         stored = digest(token)
         if tokens.digests.get(seat) != stored:
             self._db().set_token(game.id, seat, stored)
             tokens.digests[seat] = stored
             self._changed(game)
-        name = game.state.seats[seat]
+        name = kind_adapter.seat_name(game, seat)
         return {"id": game.id, "seat": seat, "name": name, "token": token}
 
     def _free_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
         game = self._find(game_id)
-        if game.kind != CARDS or game.error is not None:
-            raise Conflict(f"game {game.id} has no seats to free: only cards played on the panel")
-        self.companion.check_seat(game, seat, "free")
         tokens = self._tokens_of(game)
-        cards_view.check_free(game.state, tokens, seat, viewer)
+        adapter(game.kind).check_free(game, tokens, seat, viewer)
         if seat in tokens.digests:
             self._db().set_token(game.id, seat, None)
             del tokens.digests[seat]
@@ -1159,21 +1060,19 @@ class Table:
         return {"id": game.id, "seat": seat, "taken": False}
 
     def _view(self, game: Game, viewer: Viewer | None = None) -> dict[str, JSON]:
+        kind_adapter = adapter(game.kind)
         if game.error is not None:
             state: dict[str, JSON] = {"error": game.error}
-        elif game.kind == CARDS:
-            # What this viewer may see (the shared view without a token); never the summary.
-            tokens = self._tokens_of(game)
-            state = cards_view.state_view(game.states, game.actions, tokens, viewer or Viewer())
-            state.update(self.companion.view(game))
         else:
-            state = dict(game.engine.summary(game.state))
+            state = kind_adapter.view(game, self._tokens_of(game), viewer or Viewer())
+            if kind_adapter.seat_tokens:
+                state.update(self.companion.view(game))
         # "log", not "history": a summary may have its own "history" (icehouse does).
         state["log"] = [
             {"action": action, "instructions": notes}
             for action, notes in zip(game.actions, game.notes, strict=True)
         ]
-        if game.kind == RINGS and game.error is None:
+        if kind_adapter.ring_board and game.error is None:
             on_board = game.id == self._active
             state["dice"] = game.dice
             state["dice_source"] = game.dice_source
@@ -1188,12 +1087,6 @@ class Table:
             state["last_turn"] = game.notes[-1] if game.notes else []
             state["refusal"] = self._refusal if on_board else None
             state.update(self.computer.view(game))
-        if game.kind == ICEHOUSE and game.error is None:
-            icehouse: Any = game.engine
-            whole = icehouse.state_to_json(game.state)
-            state.update((key, whole[key]) for key in ICEHOUSE_VIEW)
-        if game.kind == "stones" and game.error is None:
-            state.update(stones_view.panel_state(game.state))
         return {"id": game.id, "kind": game.kind, "version": game.version, "state": state}
 
     # The rings ----------------------------------------------------------------------------

@@ -1,0 +1,47 @@
+"""Icehouse Mandala's adapter (icehouse.md): a random path, each pick's notes, the layout.
+
+A new game given neither its ``path`` nor a ``seed`` gets a random seed. The page builds
+and taps the path, so its view adds the layout keys of the whole state to the summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion.games import icehouse
+from companion.games.base import JSON, Engine
+from companion.table.adapters.base import Adapter, Form
+from companion.table.game import Game
+from companion.table.seats import GameTokens, Viewer
+
+VIEW_KEYS = ("seed", "path", "places", "scorings", "at_end")
+"""What an icehouse page needs besides the summary (the layout to build and to tap)."""
+
+
+class IcehouseAdapter(Adapter):
+    """Kory Heath's Icehouse Mandala."""
+
+    def __init__(self) -> None:
+        super().__init__(icehouse.KIND, "Icehouse Mandala", Form(seats=[2, 5]), "path")
+
+    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[str]]:
+        """Resolve the pick; its notes say what happened, event by event."""
+        outcome = icehouse.resolve(state, action)
+        return outcome.state, [icehouse.describe(event, state) for event in outcome.events]
+
+    def view(self, game: Game, tokens: GameTokens, viewer: Viewer) -> dict[str, JSON]:
+        """The summary and the path's layout."""
+        state = super().view(game, tokens, viewer)
+        whole = icehouse.state_to_json(game.state)
+        state.update((key, whole[key]) for key in VIEW_KEYS)
+        return state
+
+    def final_scores(self, game: Game) -> Sequence[int]:
+        """Each seat's points."""
+        return list(game.state.scores)
+
+    def winner(self, game: Game) -> int | None:
+        """Most points (a tie goes to the pawn furthest forward)."""
+        winner: int | None = game.state.winner
+        return winner

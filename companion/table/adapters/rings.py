@@ -1,0 +1,95 @@
+"""The ring board's adapter (rings.md): boards by name, computer seats, dice, peg colours.
+
+A ring-board game is played on the sensed board (``ring_board``): the table drives its
+live turn, dice, re-sync and LEDs. Here: the owner's board files inlined into the setup
+(so the record replays anywhere), the computer and hints settings of its seats, the seed
+of its dice rolls (kept in the setup when given), each turn's table instructions, the
+dice an undone turn leaves, the seats' own peg colours and the result's variant and board.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.games import rings
+from companion.games.base import JSON, Engine, as_int
+from companion.table.adapters.base import Adapter, Form, Setting
+from companion.table.computer import check_seats
+from companion.table.game import Game
+
+BOARD_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+"""The names of the owner's board files (``<data>/boards/NAME.toml``) a game may name."""
+
+
+class RingsAdapter(Adapter):
+    """The 1983 ring board."""
+
+    ring_board = True
+
+    def __init__(self) -> None:
+        form = Form(
+            seats={"standard": [2, 4], "two-bases": [2, 2], "solo": [1, 1]},
+            seat_fields="seat",
+            options="rings-options",
+            seed=False,
+        )
+        super().__init__(rings.KIND, "Ring board (1983)", form)
+
+    def setup(self, setup: dict[str, JSON], setting: Setting) -> dict[str, JSON]:
+        """Inline a board named in the owner's boards directory (so it replays anywhere)."""
+        ref = setup.get("board")
+        folder = setting.boards_dir
+        if not isinstance(ref, str) or folder is None:
+            return setup
+        if not BOARD_FILE.fullmatch(ref) or not (folder / f"{ref}.toml").is_file():
+            # A name no file of the boards directory can have (too long, a path) is not one
+            # of the owner's boards: the engine names it unknown.
+            return setup
+        board = rings.load_board(ref, [folder])
+        return {**setup, "board": rings.board_to_json(board)}
+
+    def check_setup(self, setup: Mapping[str, JSON]) -> None:
+        """Check the seats' computer and hints settings (``companion.table.computer``)."""
+        check_seats(setup)
+
+    def seed(self, setup: Mapping[str, JSON]) -> int:
+        """The setup's ``seed`` when it has one (the rolls replay), else a random one."""
+        value = setup.get("seed")
+        return as_int(value, "seed", 0) if value is not None else secrets.randbelow(2**31)
+
+    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[str]]:
+        """Resolve the turn; its notes say what to do at the table, event by event."""
+        outcome = rings.resolve(state, action)
+        return outcome.state, [rings.describe(event, state) for event in outcome.events]
+
+    def undone_dice(self, undone: JSON) -> tuple[dict[str, int] | None, str | None]:
+        """The undone turn's dice become the dice of the turn in progress again."""
+        if isinstance(undone, dict) and isinstance(undone.get("dice"), dict):
+            return dict(undone["dice"]), "kept"
+        return None, None
+
+    def seat_colours(self, game: Game) -> list[tuple[str, str | None]]:
+        """Each seat's peg colour as its record gives it."""
+        if game.error is not None:
+            return super().seat_colours(game)
+        return [(str(seat.name), str(seat.colour)) for seat in game.state.seats]
+
+    def final_scores(self, game: Game) -> Sequence[int]:
+        """Each seat's pegs home."""
+        return list(game.state.scores)
+
+    def winner(self, game: Game) -> int | None:
+        """The seat that brought its pegs home first."""
+        winner: int | None = game.state.winner
+        return winner
+
+    def variant(self, game: Game) -> str | None:
+        """``standard``, ``two-bases`` or ``solo``."""
+        return str(game.state.variant)
+
+    def board(self, game: Game) -> str | None:
+        """The board's name (its file's, or the inline board's own)."""
+        return str(game.state.board.name)

@@ -1,0 +1,39 @@
+"""Mandala Stones' adapter (stones.md): a random layout and the page's extras.
+
+A new game given neither its ``stones`` nor a ``seed`` gets a random seed. Its view adds
+``companion.table.stones_view``'s keys, the placeholder flag among them: the page shows a
+banner while the data file's values are not yet the printed game's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.games import stones
+from companion.games.base import JSON
+from companion.table import stones_view
+from companion.table.adapters.base import Adapter, Form
+from companion.table.game import Game
+from companion.table.seats import GameTokens, Viewer
+
+
+class StonesAdapter(Adapter):
+    """Mandala Stones."""
+
+    def __init__(self) -> None:
+        super().__init__(stones.KIND, "Mandala Stones", Form(seats=[2, 4]), "stones")
+
+    def view(self, game: Game, tokens: GameTokens, viewer: Viewer) -> dict[str, JSON]:
+        """The summary and the score options, picks and printed values (the panel's notes)."""
+        state = super().view(game, tokens, viewer)
+        state.update(stones_view.panel_state(game.state))
+        return state
+
+    def final_scores(self, game: Game) -> Sequence[int]:
+        """Each seat's VP."""
+        return list(game.state.scores)
+
+    def winner(self, game: Game) -> int | None:
+        """Most VP; the rules give a tie to the earliest seat."""
+        winner: int | None = game.state.winner
+        return winner

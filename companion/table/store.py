@@ -541,15 +541,6 @@ class Store:
                 db.execute("UPDATE games SET rolls = ? WHERE id = ?", (rolls, game_id))
         return now
 
-    def bump(self, game_id: str, version: int) -> float:
-        """Store a new version for a change that is not a journal entry."""
-        now = time.time()
-        with self.transaction("change") as db:
-            db.execute(
-                "UPDATE games SET version = ?, updated = ? WHERE id = ?", (version, now, game_id)
-            )
-        return now
-
     @staticmethod
     def _set_game(  # noqa: PLR0917
         db: sqlite3.Connection,

@@ -41,11 +41,6 @@ def cards_to_json(cards: Cards) -> dict[str, int]:
     return {colour: n for colour, n in zip(COLOURS, cards, strict=True) if n}
 
 
-def colours_in(cards: Cards) -> list[str]:
-    """The colours present at least once, in colour order."""
-    return [colour for colour, n in zip(COLOURS, cards, strict=True) if n]
-
-
 def sorted_cards(cards: Cards) -> list[str]:
     """Every card one by one, colour by colour."""
     return [colour for colour, n in zip(COLOURS, cards, strict=True) for _ in range(n)]

@@ -51,6 +51,7 @@ from companion.games.stones.pieces import (
     clockwise_from,
     neighbour,
     parse_artist_space,
+    parse_seats,
     parse_stone,
     stack_key,
 )
@@ -58,7 +59,6 @@ from companion.games.stones.pieces import (
 KIND = "stones"
 ACTIONS_KEY = "actions"
 STEP_WORD = "action"
-MIN_SEATS, MAX_SEATS = 2, 4
 
 Phase = Literal["play", "objectives", "over"]
 PHASES: tuple[Phase, ...] = get_args(Phase)
@@ -165,21 +165,6 @@ class State:
 # ---------------------------------------------------------------------------- setup
 
 
-def _parse_seats(value: JSON, where: str = "seats") -> tuple[str, ...]:
-    items = as_list(value, where)
-    if not MIN_SEATS <= len(items) <= MAX_SEATS:
-        raise RecordError(f"{where}: expected {MIN_SEATS} to {MAX_SEATS} seats, got {len(items)}")
-    seats: list[str] = []
-    for i, item in enumerate(items):
-        name = as_str(item, join(where, i))
-        if not name.strip():
-            raise RecordError(f"{join(where, i)}: a seat needs a name")
-        if name in seats:
-            raise RecordError(f"{join(where, i)}: {name!r} is listed twice")
-        seats.append(name)
-    return tuple(seats)
-
-
 def _parse_stones(value: JSON, where: str = "stones") -> tuple[Stone, ...]:
     items = as_list(value, where)
     if len(items) != STONE_COUNT:
@@ -259,7 +244,7 @@ def new_game(setup: Mapping[str, JSON]) -> State:
         as_str(setup["game"], "game", [KIND])
     if "seed" in setup:
         as_int(setup["seed"], "seed")
-    seats = _parse_seats(setup["seats"])
+    seats = parse_seats(setup["seats"])
     data = data_file_from_setup(setup)
     stones_value, artists_value = _setup_pieces(setup, data, seats)
     stones = _parse_stones(stones_value)
@@ -847,7 +832,7 @@ def state_from_json(obj: JSON) -> State:
     check_keys(obj, "state", keys)
     as_str(obj["game"], "game", [KIND])
     data = parse_data_file(obj["board"], "board")
-    seats = _parse_seats(obj["seats"])
+    seats = parse_seats(obj["seats"])
     n = len(seats)
     stacks_list = _parse_fixed_list(obj["stacks"], "stacks", len(STACK_SPACES))
     stacks = tuple(_parse_tower(s, join("stacks", i)) for i, s in enumerate(stacks_list))

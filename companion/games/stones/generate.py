@@ -7,7 +7,13 @@ from collections.abc import Sequence
 
 from companion.games.base import JSON
 from companion.games.stones.datafile import DataFile, data_file_to_json, load_data_file
-from companion.games.stones.pieces import ARTIST_COUNT, KINDS, PATTERNS, STONES_PER_KIND
+from companion.games.stones.pieces import (
+    ARTIST_COUNT,
+    KINDS,
+    PATTERNS,
+    STONES_PER_KIND,
+    parse_seats,
+)
 
 
 def random_setup(seed: int, seats: Sequence[str], data: DataFile | None = None) -> dict[str, JSON]:
@@ -19,9 +25,7 @@ def random_setup(seed: int, seats: Sequence[str], data: DataFile | None = None) 
 
     :raises RecordError: when ``seats`` is not 2-4 distinct names, or the bundled file is bad.
     """
-    from companion.games.stones.engine import _parse_seats
-
-    names = _parse_seats(list(seats))
+    names = parse_seats(list(seats))
     rng = random.Random(seed)
     stones = [str(kind) for kind in KINDS for _ in range(STONES_PER_KIND)]
     rng.shuffle(stones)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from companion.games.base import JSON, RecordError, as_int, as_list, as_str
+from companion.games.base import JSON, RecordError, as_int, as_list, as_str, join
 
 Colour = Literal["red", "purple", "blue", "yellow"]
 Pattern = Literal["dots", "lines"]
@@ -22,6 +22,7 @@ STONE_COUNT = len(COLOURS) * len(PATTERNS) * STONES_PER_KIND
 STACK_HEIGHT = 4
 SPACE_COUNT = 5  # spaces on a player board
 ARTIST_COUNT = 4
+MIN_SEATS, MAX_SEATS = 2, 4
 SIZE = 7
 
 Cell = tuple[int, int]
@@ -129,3 +130,22 @@ def parse_artist_space(value: JSON, where: str) -> Cell:
     if not is_artist_space(cell):
         raise RecordError(f"{where}: {cell_text(cell)} is not an artist space (both even)")
     return cell
+
+
+def parse_seats(value: JSON, where: str = "seats") -> tuple[str, ...]:
+    """Read the seats: 2 to 4 distinct, non-blank names.
+
+    :raises RecordError: ``seats[i]: ...`` naming the seat.
+    """
+    items = as_list(value, where)
+    if not MIN_SEATS <= len(items) <= MAX_SEATS:
+        raise RecordError(f"{where}: expected {MIN_SEATS} to {MAX_SEATS} seats, got {len(items)}")
+    seats: list[str] = []
+    for i, item in enumerate(items):
+        name = as_str(item, join(where, i))
+        if not name.strip():
+            raise RecordError(f"{join(where, i)}: a seat needs a name")
+        if name in seats:
+            raise RecordError(f"{join(where, i)}: {name!r} is listed twice")
+        seats.append(name)
+    return tuple(seats)

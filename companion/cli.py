@@ -96,11 +96,11 @@ def cmd_doctor(args: argparse.Namespace, stdin: TextIO) -> Any:
 
 def cmd_options(args: argparse.Namespace) -> Any:
     """The config file's options with those given on the command line over them."""
-    from companion import serve
+    from companion import config
 
-    options = serve.ServeOptions()
+    options = config.ServeOptions()
     if args.config is not None:
-        options = serve.read_config(Path(args.config))
+        options = config.read_config(Path(args.config))
     overrides: dict[str, Any] = {
         "host": getattr(args, "host", None),
         "port": getattr(args, "port", None),

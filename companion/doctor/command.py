@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
+from companion.config import ServeOptions, choose_backend, is_raspberry_pi, load_maps
 from companion.doctor.checks import Check, Probes, has_failure, run_checks
 from companion.doctor.probes import HostFiles, host_probes, running_companion
 from companion.games.base import RecordError
-from companion.serve import ServeOptions, choose_backend, is_raspberry_pi, load_maps
-from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.table.schema import SCHEMA_VERSION
+from companion.table.store import DB_NAME
 from firmware.maps import PinMap
 
 EXIT_OK = 0

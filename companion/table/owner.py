@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.table.errors import Conflict, Forbidden, NotFound
+from companion.table.schema import OwnerRow
 from companion.table.seats import digest, new_token
-from companion.table.store import OwnerRow
 
 if TYPE_CHECKING:
     from companion.table.service import Table

@@ -48,6 +48,7 @@ from companion.table.health import LED_ROLES, LED_SHOWS, HealthDesk, RingTest
 from companion.table.hub import Hub, Subscription
 from companion.table.limits import CreateRate
 from companion.table.owner import OwnerRole
+from companion.table.schema import GameRow
 from companion.table.seats import GameTokens, Viewer, digest
 from companion.table.sensors import (
     SPOKES_KEY,
@@ -56,7 +57,7 @@ from companion.table.sensors import (
     parse_offsets,
     parse_spokes,
 )
-from companion.table.store import DAMAGED_KEY, GameRow, Store
+from companion.table.store import DAMAGED_KEY, Store
 
 log = logging.getLogger(__name__)
 

@@ -1,22 +1,12 @@
 """Durable storage of the table: one SQLite file in the data directory.
 
-Tables: ``games`` (kind, the record's setup with its seats and settings, the version, the
-dice of the turn in progress and the roll counter of the game's seeded generator), ``seats``
-(names in seat order, for listing), ``journal`` (each game's accepted actions in record
-format, numbered from 1), ``rings`` (the last settled offset of each ring), ``settings``
-(e.g. which ring-board game is on the board) and ``tokens`` (SHA-256 digests of the host and
-seat tokens of card games with hidden hands), ``owners`` (the digests of the owner tokens the
-phones holding the owner role present, with a label and a public id to revoke them by) and
-``pair_codes`` (digests of the one-time codes ``mandala pair`` prints, with their expiry). A
-game's state is the replay of its journal.
-
-The file runs in WAL mode with ``synchronous=FULL``: a change returned by a method here is
-on disk. Every change is one transaction; when SQLite refuses it (a full disk, an I/O error)
-the transaction is rolled back, nothing already stored is touched and :class:`StorageError`
-says what happened. ``PRAGMA user_version`` carries the schema version; older files are
-migrated on open, a file from a newer release is refused. A file that is not a database or
-fails ``PRAGMA quick_check`` is moved aside (never deleted) and a new one is started, with a
-warning that names the backup.
+What the file holds is ``companion.table.schema``; a game's state is the replay of its
+journal. The file runs in WAL mode with ``synchronous=FULL``: a change returned by a method
+here is on disk. Every change is one transaction; when SQLite refuses it (a full disk, an I/O
+error) the transaction is rolled back, nothing already stored is touched and
+:class:`StorageError` says what happened. Older files are migrated on open, a file from a
+newer release is refused. A file that is not a database or fails ``PRAGMA quick_check`` is
+moved aside (never deleted) and a new one is started, with a warning that names the backup.
 """
 
 from __future__ import annotations
@@ -26,13 +16,20 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.table.errors import StorageError
+from companion.table.schema import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    GameRow,
+    OwnerRow,
+    describe_sqlite_error,
+    schema_version,
+)
 
 log = logging.getLogger(__name__)
 
@@ -40,126 +37,6 @@ DB_NAME = "table.db"
 """The database file's name inside the data directory."""
 DAMAGED_KEY = "damaged_copies"
 """The setting that lists the damaged files set aside, until the owner dismisses them."""
-
-
-def _schema_1(db: sqlite3.Connection) -> None:
-    # executescript() would commit the migration's transaction: run statement by statement.
-    script = """
-        CREATE TABLE games (
-            id TEXT PRIMARY KEY,
-            kind TEXT NOT NULL,
-            setup TEXT NOT NULL,
-            version INTEGER NOT NULL,
-            created REAL NOT NULL,
-            updated REAL NOT NULL,
-            seed INTEGER NOT NULL,
-            rolls INTEGER NOT NULL DEFAULT 0,
-            dice TEXT,
-            dice_source TEXT
-        );
-        CREATE TABLE seats (
-            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            seat INTEGER NOT NULL,
-            name TEXT NOT NULL,
-            PRIMARY KEY (game_id, seat)
-        );
-        CREATE TABLE journal (
-            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            seq INTEGER NOT NULL,
-            action TEXT NOT NULL,
-            at REAL NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        );
-        CREATE TABLE rings (
-            ring INTEGER PRIMARY KEY,
-            offset INTEGER NOT NULL
-        );
-        CREATE TABLE settings (
-            key TEXT PRIMARY KEY,
-            value TEXT NOT NULL
-        );
-        """
-    for statement in script.split(";"):
-        if statement.strip():
-            db.execute(statement)
-
-
-def _schema_2(db: sqlite3.Connection) -> None:
-    # Hidden-hand card games: the SHA-256 digests of each game's host token (seat -1) and
-    # seat tokens (seat 0, 1, ...). The tokens themselves are never stored.
-    db.execute(
-        """
-        CREATE TABLE tokens (
-            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            seat INTEGER NOT NULL,
-            digest TEXT NOT NULL,
-            PRIMARY KEY (game_id, seat)
-        )
-        """
-    )
-
-
-def _schema_3(db: sqlite3.Connection) -> None:
-    # The owner role: the digests of owner tokens (never the tokens) and of pairing codes.
-    db.execute(
-        """
-        CREATE TABLE owners (
-            id TEXT PRIMARY KEY,
-            digest TEXT NOT NULL UNIQUE,
-            label TEXT NOT NULL,
-            how TEXT NOT NULL,
-            created REAL NOT NULL
-        )
-        """
-    )
-    db.execute("CREATE TABLE pair_codes (digest TEXT PRIMARY KEY, expires REAL NOT NULL)")
-
-
-HOST_SEAT = -1
-"""The ``seat`` of a game's host token in the ``tokens`` table."""
-
-#: Migration ``i`` brings a database from schema version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_1, _schema_2, _schema_3)
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-@dataclass(frozen=True)
-class OwnerRow:
-    """One phone holding the owner role: its public id, token digest, label, how and when."""
-
-    id: str
-    digest: str
-    label: str
-    how: str
-    created: float
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """One game as stored: everything but its journal."""
-
-    id: str
-    kind: str
-    setup: dict[str, Any]
-    version: int
-    created: float
-    updated: float
-    seed: int
-    rolls: int
-    dice: dict[str, int] | None
-    dice_source: str | None
-
-
-def describe_sqlite_error(error: sqlite3.Error) -> str:
-    """Say in plain words why SQLite refused a change."""
-    text = str(error)
-    if "full" in text:
-        return "the disk is full"
-    if "readonly" in text or "read-only" in text:
-        return "the database is read-only"
-    if "disk I/O" in text:
-        return "the disk failed (I/O error)"
-    return f"the database refused it ({text})"
 
 
 class Store:
@@ -595,7 +472,7 @@ def add_pair_code(data_dir: Path, code_digest: str, expires: float) -> None:
     """
     path = data_dir / DB_NAME
     try:
-        if not path.exists() or _schema_version(path) < SCHEMA_VERSION:
+        if not path.exists() or schema_version(path) < SCHEMA_VERSION:
             Store(data_dir).close()
         db = sqlite3.connect(path, isolation_level=None, timeout=10.0)
         try:
@@ -612,11 +489,3 @@ def add_pair_code(data_dir: Path, code_digest: str, expires: float) -> None:
         raise StorageError(
             f"{path}: the code was not saved: {describe_sqlite_error(error)}"
         ) from error
-
-
-def _schema_version(path: Path) -> int:
-    db = sqlite3.connect(path, timeout=10.0)
-    try:
-        return int(db.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        db.close()

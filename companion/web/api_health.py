@@ -35,7 +35,8 @@ from companion.doctor.probes import (
     running_probes,
 )
 from companion.games.base import as_str, check_keys, get
-from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.table.schema import SCHEMA_VERSION
+from companion.table.store import DB_NAME
 from companion.web.context import json_body, table
 from companion.web.owner import owner_only
 

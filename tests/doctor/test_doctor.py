@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.config import ServeOptions
 from companion.doctor.checks import (
     check_clock,
     check_database,
@@ -33,9 +34,9 @@ from companion.doctor.probes import (
     SqliteDatabase,
     SystemClock,
 )
-from companion.serve import ServeOptions
+from companion.table.schema import SCHEMA_VERSION
 from companion.table.service import Table
-from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.table.store import DB_NAME
 from firmware.maps import load_pin_map
 from tests.conftest import run_cli
 from tests.doctor.standins import pi_files

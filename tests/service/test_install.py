@@ -208,7 +208,7 @@ def test_install_sets_up_packages_user_venv_config_and_unit(real_installer: Inst
     assert config["hardware"] == "lgpio"
     assert config["board"] == "reference"
     # ...and `mandala serve --config` reads it.
-    from companion.serve import read_config
+    from companion.config import read_config
 
     options = read_config(installer.path("/etc/mandala/config.toml"))
     assert (options.host, options.port, options.hardware) == ("0.0.0.0", 80, "lgpio")

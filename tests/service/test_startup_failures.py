@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.table.store import SCHEMA_VERSION
+from companion.table.schema import SCHEMA_VERSION
 from tests.firmware.lgpio_standin import pi_world, standin_env
 from tests.firmware.test_imports import PWM_MISSING
 from tests.service.test_notify import FakeSystemd

@@ -10,8 +10,9 @@ from typing import Any
 
 from companion.table import Table
 from companion.table.hub import Hub
+from companion.table.schema import SCHEMA_VERSION
 from companion.table.seats import MAX_TOKEN_LENGTH, MAX_TOKENS, GameTokens, Viewer, digest
-from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.table.store import DB_NAME
 
 SEATS = ["Ann", "Bo"]
 

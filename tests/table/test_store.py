@@ -17,7 +17,8 @@ import pytest
 from companion.games import rings
 from companion.games.base import replay
 from companion.table import StorageError, Table
-from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.table.schema import SCHEMA_VERSION
+from companion.table.store import DB_NAME
 from tests.conftest import SPEC_EXAMPLES
 from tests.table.conftest import TWO_SEATS
 

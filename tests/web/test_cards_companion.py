@@ -21,10 +21,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.config import read_config
 from companion.games import cards
 from companion.games.base import RecordError
 from companion.players import cards as players
-from companion.serve import read_config
 from companion.table.service import Table
 from companion.web import create_app
 from tests.conftest import run_cli

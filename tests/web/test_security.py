@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.serve import read_config
+from companion.config import read_config
 from companion.table.service import Table
 from companion.web import create_app
 from companion.web.security import CONTENT_SECURITY_POLICY

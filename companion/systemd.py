@@ -310,68 +310,98 @@ def run_service(
     """
     note = notifier if notifier is not None else Notifier.from_env()
     err = stderr if stderr is not None else sys.stderr
-    received: list[int] = []
-    serving = [True]
-
-    def log(message: str) -> None:
-        print(f"mandala: {message}", file=err, flush=True)
-
-    def on_signal(signum: int) -> None:
-        received.append(signum)
-        if len(received) == 1:
-            note.stopping(f"stopping ({signal.Signals(signum).name})")
-        # Only the first signal, and only while serving, interrupts: a second one must not
-        # cut the shutdown steps short.
-        if serving[0] and len(received) == 1:
-            if end_streams is not None:
-                try:
-                    end_streams()
-                except Exception as error:  # the stop goes on: waitress waits 5 s at most
-                    failures.append(f"ending the streams failed: {type(error).__name__}: {error}")
-            raise StopRequested(signum)
-
-    watchdog: Watchdog | None = None
     failures: list[str] = []
-    interval = note.heartbeat_interval
+    stop = _SignalStop(note, end_streams, failures)
+    watchdog: Watchdog | None = None
     try:
-        with stop_signals(on_signal):
+        with stop_signals(stop):
             try:
                 note.ready(ready_status)
-                if interval is not None:
-                    watchdog = Watchdog(note, is_alive, interval, stderr=err)
-                    watchdog.start()
+                watchdog = _start_watchdog(note, is_alive, err)
                 serve_forever()
             except StopRequested:
                 pass
             except Exception as error:  # the stop must still blank the LEDs and close
                 failures.append(f"serving failed: {type(error).__name__}: {error}")
             finally:
-                serving[0] = False
-            if received:
-                log(f"{signal.Signals(received[0]).name} received, stopping")
+                stop.serving = False
+            if stop.received:
+                _log(err, f"{signal.Signals(stop.received[0]).name} received, stopping")
             else:
                 note.stopping("stopping")
             if watchdog is not None:
                 watchdog.stop()
-            steps: list[tuple[str, Callable[[], object] | None]] = [
+            steps = (
                 ("closing the server", close_server),
                 ("closing the table", close_table),
                 ("blanking the LEDs", blank_leds),
-            ]
-            for name, step in steps:
-                if step is None:
-                    continue
-                try:
-                    step()
-                except Exception as error:
-                    failures.append(f"{name} failed: {type(error).__name__}: {error}")
+            )
+            _run_steps(steps, failures)
     finally:
         note.close()
     for failure in failures:
-        log(failure)
+        _log(err, failure)
     if not failures:
-        log("stopped cleanly")
+        _log(err, "stopped cleanly")
     return EXIT_FAILURE if failures else EXIT_OK
+
+
+class _SignalStop:
+    """The SIGTERM/SIGINT handler of :func:`run_service`: tell systemd, end the streams, leave.
+
+    Only the first signal, and only while serving, interrupts: a second one must not cut the
+    shutdown steps short.
+    """
+
+    def __init__(
+        self, note: Notifier, end_streams: Callable[[], object] | None, failures: list[str]
+    ) -> None:
+        self.note = note
+        self.end_streams = end_streams
+        self.failures = failures
+        self.received: list[int] = []
+        self.serving = True
+
+    def __call__(self, signum: int) -> None:
+        self.received.append(signum)
+        if len(self.received) != 1:
+            return
+        self.note.stopping(f"stopping ({signal.Signals(signum).name})")
+        if not self.serving:
+            return
+        if self.end_streams is not None:
+            try:
+                self.end_streams()
+            except Exception as error:  # the stop goes on: waitress waits 5 s at most
+                self.failures.append(f"ending the streams failed: {type(error).__name__}: {error}")
+        raise StopRequested(signum)
+
+
+def _start_watchdog(note: Notifier, is_alive: Callable[[], bool], err: TextIO) -> Watchdog | None:
+    """Start the heartbeats when systemd asked for them (``WATCHDOG_USEC``)."""
+    interval = note.heartbeat_interval
+    if interval is None:
+        return None
+    watchdog = Watchdog(note, is_alive, interval, stderr=err)
+    watchdog.start()
+    return watchdog
+
+
+def _run_steps(
+    steps: Sequence[tuple[str, Callable[[], object] | None]], failures: list[str]
+) -> None:
+    """Run every shutdown step, even after one failed; each failure is one line."""
+    for name, step in steps:
+        if step is None:
+            continue
+        try:
+            step()
+        except Exception as error:
+            failures.append(f"{name} failed: {type(error).__name__}: {error}")
+
+
+def _log(err: TextIO, message: str) -> None:
+    print(f"mandala: {message}", file=err, flush=True)
 
 
 def report_unavailable(

@@ -22,7 +22,7 @@ the players here read the engine's :class:`~companion.games.rings.State` directl
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -275,19 +275,9 @@ def _snipe_chance(
     tables = ctx.tables
     spokes = ctx.spokes
     dice = ctx.dice
-    every = dice.every
-    reaching = dice.reaching
     between = high - low - 1
     paths = _sniper_paths(ctx, offsets, blockers, sniper)
-
-    def passable(ring: int, spoke: int) -> int:
-        """Return the turns of ``ring`` (bits over ``dice.deltas``) that let the peg by."""
-        if ring <= low or ring > high:
-            return every
-        if ring == high:
-            return reaching[(spoke - high_spoke) % spokes]
-        return paths[spoke][ring - low - 1]
-
+    passable = _passable(dice, spokes, paths, low, target)
     centre = high == rings.RINGS
     entrances = tables.entrances
 
@@ -306,7 +296,6 @@ def _snipe_chance(
             for first, second in others
         )
     total = 0.0
-    weight = dice.weight
     for value in dice.values:
         # The spokes the sniper can end up on, given its own ring's die.
         here: set[int] = set()
@@ -321,22 +310,47 @@ def _snipe_chance(
             if allowed[low_spoke] and passable(partner, low_spoke) & dice.both[value]:
                 here.add(low_spoke)
         candidates = [allowed[spoke] for spoke in sorted(here)]
-        # The chance of the union over candidate spokes, by inclusion and exclusion.
-        union = 0.0
-        for subset in range(1, 1 << len(candidates)):
-            chosen = [c for j, c in enumerate(candidates) if subset >> j & 1]
-            joint = 1.0
-            for colour in range(len(others)):
-                values = dice.all_values
-                for masks in chosen:
-                    values &= masks[colour]
-                joint *= weight(values)
-                if joint == 0.0:
-                    break
-            union += joint if len(chosen) % 2 else -joint
-        total += dice.chance[value] * union
+        total += dice.chance[value] * _union_chance(dice, candidates, len(others))
     ctx.cache[key] = total
     return total
+
+
+def _passable(
+    dice: _Dice, spokes: int, paths: Mapping[int, Sequence[int]], low: int, target: tuple[int, int]
+) -> Callable[[int, int], int]:
+    """Return ``passable(ring, spoke)``: the turns of ``ring`` (bits over ``dice.deltas``)
+    that let the sniper's peg (on ring ``low``) by on its way to ``target``."""
+    high, high_spoke = target
+    every = dice.every
+    reaching = dice.reaching
+
+    def passable(ring: int, spoke: int) -> int:
+        if ring <= low or ring > high:
+            return every
+        if ring == high:
+            return reaching[(spoke - high_spoke) % spokes]
+        return paths[spoke][ring - low - 1]
+
+    return passable
+
+
+def _union_chance(dice: _Dice, candidates: Sequence[Sequence[int]], colours: int) -> float:
+    """The chance of the union over candidate spokes (each: the values every other colour
+    allows there), by inclusion and exclusion."""
+    weight = dice.weight
+    union = 0.0
+    for subset in range(1, 1 << len(candidates)):
+        chosen = [c for j, c in enumerate(candidates) if subset >> j & 1]
+        joint = 1.0
+        for colour in range(colours):
+            values = dice.all_values
+            for masks in chosen:
+                values &= masks[colour]
+            joint *= weight(values)
+            if joint == 0.0:
+                break
+        union += joint if len(chosen) % 2 else -joint
+    return union
 
 
 def _entry_snipe_chance(ctx: _Context, spoke: int, base_spoke: int) -> float:
@@ -804,6 +818,37 @@ class _Mover:
         counted in ``PROGRESS`` units on bit planes (:func:`_add_units`), so the greatest is
         found exactly, plane by plane. It plays :meth:`gain`'s rules, in its order.
         """
+        choices = self._choices(dice)
+        total = 1
+        for options in choices:
+            total *= len(options)
+        every = (1 << total) - 1
+        at = _offsets_by_set(self.state.offsets, choices, total, every)
+        own, other = self._occupants(at)
+        black_at = _black_cells(self.tables.black, at, self.spokes)
+        units: list[int] = []  # each set's gain in PROGRESS units, bit planes (lowest first)
+        points: list[int] = []  # each set's points, likewise
+        self._advance(at, own, other, black_at, units, points)
+        self._enter(own, other, black_at, units, points)
+        winning = _at_least(points, self.to_win, every)
+        chosen = winning or every
+        for plane in reversed(units):
+            if chosen & plane:
+                chosen &= plane
+        index = (chosen & -chosen).bit_length() - 1
+        gain = PROGRESS * sum(1 << bit for bit, plane in enumerate(units) if plane >> index & 1)
+        if winning:
+            gain += WIN
+        combo = []
+        stride = total
+        for options in choices:
+            stride //= len(options)
+            combo.append(options[index // stride % len(options)])
+        rotations = tuple(sorted((Rotation(r, s) for r, s, _ in combo), key=lambda r: r.ring))
+        return rotations, gain
+
+    def _choices(self, dice: Mapping[str, int]) -> list[list[tuple[int, int, int]]]:
+        """Per colour that turns a ring: its choices as (ring, steps, the ring's new offset)."""
         tables = self.tables
         spokes = self.spokes
         start = self.state.offsets
@@ -813,7 +858,6 @@ class _Mover:
         def matters(ring: int) -> bool:
             return ring >= lowest or (ring == 0 and waiting)
 
-        # Per colour that turns a ring: its choices as (ring, steps, the ring's new offset).
         choices: list[list[tuple[int, int, int]]] = []
         for colour in COLOURS:
             value = dice[colour]
@@ -824,27 +868,12 @@ class _Mover:
                 if idle:
                     turns.append((idle[0], value))
                 choices.append([(r, s, (start[r] + s) % spokes) for r, s in turns])
-        total = 1
-        for options in choices:
-            total *= len(options)
-        every = (1 << total) - 1
-        # Per ring, its offset after each set: {offset: the sets that leave it there}.
-        at = [{start[ring]: every} for ring in range(rings.RINGS)]
-        stride = total
-        for options in choices:
-            stride //= len(options)
-            period = stride * len(options)
-            repeat = every // ((1 << period) - 1)  # a bit at the start of every period
-            for index, (ring, _, offset) in enumerate(options):
-                sets = (((1 << stride) - 1) << (index * stride)) * repeat
-                here = at[ring]
-                here[start[ring]] &= ~sets
-                here[offset] = here.get(offset, 0) | sets
-        for here in at:
-            for offset in [offset for offset, sets in here.items() if not sets]:
-                del here[offset]
-        # Per cell (ring * spokes + spoke): the sets in which the mover's pegs, or others', sit
-        # there.
+        return choices
+
+    def _occupants(self, at: list[dict[int, int]]) -> tuple[dict[int, int], dict[int, int]]:
+        """Per cell (ring * spokes + spoke): the sets in which the mover's pegs, or others',
+        sit there."""
+        spokes = self.spokes
         own: dict[int, int] = {}
         other: dict[int, int] = {}
         for who, ring, slot in self.state.pegs:
@@ -852,24 +881,20 @@ class _Mover:
             for offset, sets in at[ring].items():
                 cell = ring * spokes + (slot + offset) % spokes
                 cells[cell] = cells.get(cell, 0) | sets
-        black = tables.black
-        opens: dict[int, int] = {}
+        return own, other
 
-        def black_at(ring: int, spoke: int) -> int:
-            """Return the sets that leave a black cell of ``ring`` on ``spoke``."""
-            key = ring * spokes + spoke
-            found = opens.get(key)
-            if found is None:
-                found = 0
-                for offset, sets in at[ring].items():
-                    if black[ring] >> ((spoke - offset) % spokes) & 1:
-                        found |= sets
-                opens[key] = found
-            return found
-
-        units: list[int] = []  # each set's gain in PROGRESS units, bit planes (lowest first)
-        points: list[int] = []  # each set's points, likewise
-        entrances = tables.entrances
+    def _advance(  # noqa: PLR0917
+        self,
+        at: list[dict[int, int]],
+        own: dict[int, int],
+        other: dict[int, int],
+        black_at: Callable[[int, int], int],
+        units: list[int],
+        points: list[int],
+    ) -> None:
+        """Advance the mover's pegs on the board in every set, counting gains and points."""
+        spokes = self.spokes
+        entrances = self.tables.entrances
         for begin, slot, _ in self.mine:
             for offset, there in at[begin].items():
                 moving = there  # the sets in which this peg is still advancing
@@ -895,6 +920,16 @@ class _Mover:
                         own[INNER * spokes + spoke] &= ~moving
                         _add_units(units, moving, _POINT_UNITS - (INNER + 1))
                         _add_units(points, moving, 1)
+
+    def _enter(
+        self,
+        own: dict[int, int],
+        other: dict[int, int],
+        black_at: Callable[[int, int], int],
+        units: list[int],
+        points: list[int],
+    ) -> None:
+        """Enter the mover's waiting pegs from its bases in every set (after the advances)."""
         for spoke in self.bases:
             entering = black_at(0, spoke) & ~own.get(spoke, 0)
             if not entering:
@@ -906,22 +941,48 @@ class _Mover:
                 other[spoke] &= ~sniped
                 _add_units(units, sniped, _POINT_UNITS + 1)
                 _add_units(points, sniped, 1)
-        winning = _at_least(points, self.to_win, every)
-        chosen = winning or every
-        for plane in reversed(units):
-            if chosen & plane:
-                chosen &= plane
-        index = (chosen & -chosen).bit_length() - 1
-        gain = PROGRESS * sum(1 << bit for bit, plane in enumerate(units) if plane >> index & 1)
-        if winning:
-            gain += WIN
-        combo = []
-        stride = total
-        for options in choices:
-            stride //= len(options)
-            combo.append(options[index // stride % len(options)])
-        rotations = tuple(sorted((Rotation(r, s) for r, s, _ in combo), key=lambda r: r.ring))
-        return rotations, gain
+
+
+def _offsets_by_set(
+    start: Sequence[int], choices: list[list[tuple[int, int, int]]], total: int, every: int
+) -> list[dict[int, int]]:
+    """Per ring, its offset after each set: {offset: the sets that leave it there}."""
+    at = [{start[ring]: every} for ring in range(rings.RINGS)]
+    stride = total
+    for options in choices:
+        stride //= len(options)
+        period = stride * len(options)
+        repeat = every // ((1 << period) - 1)  # a bit at the start of every period
+        for index, (ring, _, offset) in enumerate(options):
+            sets = (((1 << stride) - 1) << (index * stride)) * repeat
+            here = at[ring]
+            here[start[ring]] &= ~sets
+            here[offset] = here.get(offset, 0) | sets
+    for here in at:
+        for offset in [offset for offset, sets in here.items() if not sets]:
+            del here[offset]
+    return at
+
+
+def _black_cells(
+    black: Sequence[int], at: list[dict[int, int]], spokes: int
+) -> Callable[[int, int], int]:
+    """Return ``black_at(ring, spoke)``: the sets that leave a black cell of ``ring`` on
+    ``spoke`` (each answer kept)."""
+    opens: dict[int, int] = {}
+
+    def black_at(ring: int, spoke: int) -> int:
+        key = ring * spokes + spoke
+        found = opens.get(key)
+        if found is None:
+            found = 0
+            for offset, sets in at[ring].items():
+                if black[ring] >> ((spoke - offset) % spokes) & 1:
+                    found |= sets
+            opens[key] = found
+        return found
+
+    return black_at
 
 
 _POINT_UNITS = round(POINT / PROGRESS)

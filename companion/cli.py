@@ -1,5 +1,6 @@
 """The ``mandala`` command: replay records, score sheets, check board files, serve the panel,
-print a code that makes a phone the box's owner (``mandala pair``).
+print a code that makes a phone the box's owner (``mandala pair``), back up and restore the
+data directory (``mandala backup``, ``mandala restore``).
 
 Every failure caused by the input ends with exit status 2, nothing on stdout and one line on
 stderr that says what and where; never a traceback.
@@ -133,6 +134,54 @@ def cmd_pair(args: argparse.Namespace, stdin: TextIO) -> Any:
     return None
 
 
+def cmd_backup(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Write a backup of the data directory to FILE (the server may be running)."""
+    from companion.table import backup
+
+    data = cmd_options(args).data_dir
+    try:
+        backup.write_file(Path(args.file), backup.make_backup(data))
+    except OSError as error:
+        raise InputError(
+            f"{args.file}: cannot write the backup: {error.strerror or error}"
+        ) from error
+    print(f"mandala: backed up {data} to {args.file}", file=args.stdout)
+    return None
+
+
+def cmd_restore(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Replace the data directory with a backup's (the server must be stopped)."""
+    from companion.table import backup
+    from companion.table.lock import DataDirInUse, lock_data_dir
+
+    data = cmd_options(args).data_dir
+    try:
+        content = Path(args.file).read_bytes()
+    except OSError as error:
+        raise InputError(f"{args.file}: cannot read: {error.strerror or error}") from error
+    backup.check_backup(content)  # a foreign, damaged or newer file: refused before any change
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        lock = lock_data_dir(data)  # no server may start while the files change
+    except DataDirInUse as error:
+        raise InputError(str(error)) from None
+    except OSError as error:
+        raise InputError(f"data: cannot use {data}: {error.strerror or error}") from None
+    try:
+        header, kept = backup.restore_files(data, content)
+    except OSError as error:
+        raise InputError(f"data: cannot restore into {data}: {error.strerror or error}") from None
+    finally:
+        lock.release()
+    said = f"; what was there is kept as {kept}" if kept is not None else ""
+    print(
+        f"mandala: restored {data} from {args.file} (made {header.created} by release "
+        f"{header.release}){said}",
+        file=args.stdout,
+    )
+    return None
+
+
 def port_number(text: str) -> int:
     """Read ``--port`` (0 picks a free port)."""
     if not text.isdigit() or int(text) > 65535:
@@ -185,6 +234,17 @@ def build_parser() -> argparse.ArgumentParser:
     pair_cmd.add_argument("--data", metavar="DIR", help="the data directory the server uses")
     pair_cmd.add_argument("--config", metavar="FILE", help="the server's TOML config file")
     pair_cmd.set_defaults(run=cmd_pair, emulate=False)
+
+    backup_cmd = commands.add_parser("backup", help="back up the data directory to one file")
+    backup_cmd.add_argument("file", metavar="FILE", help="the backup file to write")
+    restore_cmd = commands.add_parser(
+        "restore", help="replace the data directory with a backup's (the server stopped)"
+    )
+    restore_cmd.add_argument("file", metavar="FILE", help="the backup file to restore")
+    for command, run in ((backup_cmd, cmd_backup), (restore_cmd, cmd_restore)):
+        command.add_argument("--data", metavar="DIR", help="the data directory the server uses")
+        command.add_argument("--config", metavar="FILE", help="the server's TOML config file")
+        command.set_defaults(run=run, emulate=False)
     return parser
 
 

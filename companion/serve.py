@@ -175,6 +175,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "CONFIG_FILE": options.config_file,
         "LOG_BUFFER": log_buffer,
         "ALLOWED_HOSTS": list(options.allowed_hosts),
+        "ROLLING_BACKUPS": True,  # one backup a day in <data>/backups (companion.web.api_box)
     }
     app = create_app(config, table=table, more_errors=firmware_errors())
     server = make_server(app, options.host, options.port)

@@ -37,7 +37,7 @@ from companion.games.base import (
     as_str,
     get,
 )
-from companion.table import colours, leds, live
+from companion.table import clock, colours, leds, live
 from companion.table.adapters import Adapter, Result, Setting, adapter
 from companion.table.cards_companion import CompanionSeats, with_companion
 from companion.table.computer import ComputerSeats
@@ -178,24 +178,52 @@ class Table:
         """
         if self._running:
             return
+        self._open_store()
+        self._attach_hardware()
+        self._resync_active()
+        self._running = True
+        self.started_at = time.time()
+        self._refresh(publish=False)
+        self._thread = threading.Thread(target=self._run, name="table", daemon=True)
+        self._thread.start()
+
+    def _open_store(self) -> None:
+        """Open the database and replay every game in it."""
         self._store = Store(self.data_dir, max_page_count=self._max_page_count)
         self.warnings.extend(self._store.warnings)
+        self._games = {}
         for row in self._store.games():
             self._games[row.id] = self._load(row, self._store.journal(row.id))
         self._tokens = {key: GameTokens(value) for key, value in self._store.tokens().items()}
         self.owner.load()
         active = self._store.setting(ACTIVE_KEY)
         self._active = active if active in self._games else None
-        self._attach_hardware()
+
+    def _resync_active(self) -> None:
+        """Guide the rings back to the active game's position (they may have moved meanwhile)."""
+        self._resync = None
         if self._active is not None and self.hardware is not None:
             game = self._games[self._active]
             if game.error is None and not game.over:
                 self._resync = live.Resync("restart", tuple(game.state.offsets))
-        self._running = True
-        self.started_at = time.time()
-        self._refresh(publish=False)
-        self._thread = threading.Thread(target=self._run, name="table", daemon=True)
-        self._thread.start()
+
+    def swap_data(self, change: Callable[[], T]) -> T:
+        """Close the database, run ``change`` (which may replace the data directory's files:
+        a restore, stamps corrected), open it again and replay every game; every phone is
+        sent the new state. The files ``change`` leaves are opened even when it raises."""
+
+        def swap() -> T:
+            self._db().close()
+            self._store = None
+            try:
+                return change()
+            finally:
+                self._open_store()
+                self._resync_active()
+                self._refresh(publish=False)
+                self.hub.publish(self._snapshot)
+
+        return self._call(swap)
 
     def _attach_hardware(self) -> None:
         arg = self._hardware_arg
@@ -826,7 +854,7 @@ class Table:
         setup = {"game": kind, **engine.export_setup(setup)}
         kind_adapter.check_setup(setup)
         seed = kind_adapter.seed(setup)
-        now = time.time()
+        now = clock.now()
         game_id = secrets.token_hex(4)
         while game_id in self._games:
             game_id = secrets.token_hex(4)

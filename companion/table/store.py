@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from companion.table import clock
 from companion.table.errors import StorageError
 from companion.table.schema import (
     MIGRATIONS,
@@ -383,7 +384,7 @@ class Store:
         word: str = "action",
     ) -> float:
         """Journal step number ``seq`` (a ``word``, e.g. turn), set the version, set the dice."""
-        now = time.time()
+        now = clock.now()
         with self.transaction(f"{word} {seq}") as db:
             db.execute(
                 "INSERT INTO journal (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
@@ -396,7 +397,7 @@ class Store:
         self, game_id: str, seq: int, version: int, dice: dict[str, int] | None, source: str | None
     ) -> float:
         """Remove journal entry ``seq`` (the last), set the version and the live dice."""
-        now = time.time()
+        now = clock.now()
         with self.transaction("undo") as db:
             db.execute("DELETE FROM journal WHERE game_id = ? AND seq = ?", (game_id, seq))
             self._set_game(db, game_id, version, now, dice, source)
@@ -411,7 +412,7 @@ class Store:
         rolls: int | None = None,
     ) -> float:
         """Store the dice of the turn in progress (and the roll counter when it rolled)."""
-        now = time.time()
+        now = clock.now()
         with self.transaction("dice") as db:
             self._set_game(db, game_id, version, now, dice, source)
             if rolls is not None:

@@ -1,7 +1,7 @@
 """The phone panel: a Flask app (HTTP API under ``/api``, server-rendered pages, live events).
 
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
-(``api_games``, ``api_board``, ``api_boards``, ``api_health``, ``events``, ``owner``,
+(``api_games``, ``api_board``, ``api_boards``, ``api_box``, ``api_health``, ``events``, ``owner``,
 ``pages``), the one JSON error helper (``errors``), the owner guard (``owner.owner_only``) and
 what every view does first (``context``). Views parse the request, call the table service and
 serialise its answer; nothing else. The process around it (config, hardware, waitress,
@@ -23,6 +23,7 @@ from flask import Flask
 from companion.web import (
     api_board,
     api_boards,
+    api_box,
     api_cards,
     api_damaged,
     api_games,
@@ -72,6 +73,7 @@ def create_app(
     for blueprint in (
         api_games.blueprint,
         api_board.blueprint,
+        api_box.blueprint,
         api_boards.blueprint,
         api_cards.blueprint,
         api_damaged.blueprint,

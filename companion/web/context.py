@@ -7,8 +7,9 @@ views reach the running one with :func:`table` and read a request body with :fun
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from flask import current_app, request
 
@@ -16,6 +17,7 @@ from companion.games.base import JSON, RecordError, as_dict
 from companion.table.seats import Viewer
 
 TABLE_KEY = "mandala.table"
+T = TypeVar("T")
 
 
 class Subscription(Protocol):
@@ -68,6 +70,7 @@ class TableService(Protocol):
     def health_view(self) -> dict[str, Any]: ...
     def start_ring_test(self) -> dict[str, Any]: ...
     def led_test(self, show: str, pixel: JSON = None) -> dict[str, Any]: ...
+    def swap_data(self, change: Callable[[], T]) -> T: ...
 
 
 def table() -> TableService:

@@ -1,0 +1,415 @@
+"""One-file backups of the data directory, their checks, restoring one, the rolling backups.
+
+A backup file is three parts: the line ``MANDALA-BACKUP 1``, one line of JSON (the header:
+``format``, ``release`` and ``schema`` of the companion that made it, ``created``, ``files``,
+``bytes`` and the ``sha256`` of the body) and the body, a gzipped tar of every file in the
+data directory: ``table.db`` (games and journals, players, calibration, settings, the owner
+phones) as a consistent copy taken with SQLite's online backup API while the companion may
+be writing, and every other file as it is (``boards/``, a config file kept there, whatever
+later releases keep there). Left out: ``serve.lock``, the database's ``-wal``/``-shm`` side
+files (the copy holds their content) and :data:`BACKUPS_DIR`, the rolling backups.
+
+:func:`check_backup` refuses, with one line and before anything is changed, a file that is
+not a backup (foreign), one whose checksum, archive or database is damaged, and one made by a
+newer release or schema. :func:`restore_files` checks first, unpacks into a staging
+directory beside the data, keeps a backup of what was there in :data:`BACKUPS_DIR`, then
+swaps the files in. Nothing here may run while a table holds the database open: the CLI
+restores with the server stopped (it takes ``serve.lock``), the panel through
+``Table.swap_data`` (the table closes its store, the files change, it opens them again).
+
+The rolling backups (:func:`keep_daily`): one a day in ``<data>/backups/``, the newest
+:data:`KEEP_DAYS` kept, older ones deleted.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.metadata
+import io
+import json
+import os
+import shutil
+import sqlite3
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any, Final
+
+from companion.games.base import RecordError
+from companion.table.lock import LOCK_NAME
+from companion.table.store import DB_NAME, SCHEMA_VERSION
+
+MAGIC: Final = b"MANDALA-BACKUP 1\n"
+"""The first line of every backup file."""
+FORMAT: Final = 1
+BACKUPS_DIR: Final = "backups"
+"""The rolling backups' directory inside the data directory (never itself backed up)."""
+KEEP_DAYS: Final = 7
+"""How many daily backups the rolling backup keeps."""
+KEEP_BEFORE_RESTORE: Final = 3
+"""How many copies of the data a restore replaced are kept."""
+SUFFIX: Final = ".mandala-backup"
+MAX_BYTES: Final = 256 * 1024 * 1024
+"""The most a backup may unpack to (a file claiming more is refused as damaged)."""
+MAX_FILES: Final = 10_000
+MAX_HEADER: Final = 64 * 1024
+SKIPPED: Final = frozenset({LOCK_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", BACKUPS_DIR})
+STAGING_PREFIX: Final = ".restoring-"
+
+
+class BackupRefused(RecordError):
+    """A file that cannot be restored (foreign, damaged, newer); the message says which."""
+
+
+def release() -> str:
+    """This companion's release (the installed package's version)."""
+    try:
+        return importlib.metadata.version("mandala-companion")
+    except importlib.metadata.PackageNotFoundError:
+        return "0.0.0"
+
+
+def release_key(text: str) -> tuple[int, ...]:
+    """A release as numbers to compare (``"0.10.2"`` -> ``(0, 10, 2)``).
+
+    :raises ValueError: when it is not dotted numbers.
+    """
+    parts = text.split(".")
+    if not 1 <= len(parts) <= 4 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+        raise ValueError(text)
+    return tuple(int(p) for p in parts)
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a backup file says about itself."""
+
+    release: str
+    schema: int
+    created: str
+    files: int
+    bytes: int
+    sha256: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "release": self.release,
+            "schema": self.schema,
+            "created": self.created,
+            "files": self.files,
+            "bytes": self.bytes,
+            "sha256": self.sha256,
+        }
+
+
+# Making one -----------------------------------------------------------------------------
+
+
+def snapshot_database(source: Path, target: Path) -> None:
+    """Copy the database at ``source`` to ``target`` with SQLite's online backup API.
+
+    The copy is one consistent state even while the table writes (WAL mode: the copy reads
+    a snapshot, the writer is never blocked for long); it is a single file, no side files.
+    """
+    src = sqlite3.connect(f"{source.as_uri()}?mode=ro", uri=True)
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            dst.close()
+    finally:
+        src.close()
+
+
+def _data_files(data_dir: Path) -> list[tuple[Path, str]]:
+    """Every file of ``data_dir`` a backup carries, but the database, as (path, name)."""
+    found: list[tuple[Path, str]] = []
+    for root, dirs, files in os.walk(data_dir):
+        here = Path(root)
+        top = here == data_dir
+        dirs[:] = sorted(
+            d for d in dirs if not (top and d in SKIPPED) and not d.startswith(STAGING_PREFIX)
+        )
+        for name in sorted(files):
+            if top and (name in SKIPPED or name == DB_NAME):
+                continue
+            path = here / name
+            if path.is_file() and not path.is_symlink():
+                found.append((path, path.relative_to(data_dir).as_posix()))
+    return found
+
+
+def make_backup(data_dir: Path) -> bytes:
+    """Back up ``data_dir`` (the server running or not) and return the backup file's bytes.
+
+    :raises BackupRefused: when the directory holds no database (nothing to back up).
+    :raises OSError: when a file cannot be read.
+    """
+    database = data_dir / DB_NAME
+    if not database.is_file():
+        raise BackupRefused(f"{data_dir}: no {DB_NAME} there: nothing to back up")
+    with tempfile.TemporaryDirectory(prefix="mandala-backup-") as scratch:
+        copy = Path(scratch) / DB_NAME
+        try:
+            snapshot_database(database, copy)
+            schema = int(sqlite3.connect(copy).execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.Error as error:
+            raise BackupRefused(f"{database}: cannot copy the database: {error}") from error
+        members = [(copy, DB_NAME), *_data_files(data_dir)]
+        raw = io.BytesIO()
+        with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+            for path, name in members:
+                info = tar.gettarinfo(str(path), arcname=name)
+                info.uid = info.gid = 0
+                info.uname = info.gname = ""
+                with path.open("rb") as handle:
+                    tar.addfile(info, handle)
+        body = gzip.compress(raw.getvalue(), mtime=0)
+    header = Header(
+        release=release(),
+        schema=schema,
+        created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        files=len(members),
+        bytes=len(body),
+        sha256=hashlib.sha256(body).hexdigest(),
+    )
+    return MAGIC + json.dumps(header.to_json()).encode("ascii") + b"\n" + body
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` durably: a temporary file beside it, fsync, rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.partial")
+    with temporary.open("wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    _sync_dir(path.parent)
+
+
+def _sync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# Checking one ---------------------------------------------------------------------------
+
+
+def _header(data: bytes) -> tuple[Header, bytes]:
+    if not data.startswith(MAGIC):
+        raise BackupRefused("not a Mandala Companion backup (it does not start as one)")
+    end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER)
+    try:
+        if end < 0:
+            raise ValueError("no header line")
+        obj = json.loads(data[len(MAGIC) : end].decode("ascii"))
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+            raise ValueError("unknown format")
+        header = Header(
+            release=str(obj["release"]),
+            schema=int(obj["schema"]),
+            created=str(obj["created"]),
+            files=int(obj["files"]),
+            bytes=int(obj["bytes"]),
+            sha256=str(obj["sha256"]),
+        )
+        release_key(header.release)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
+        raise BackupRefused(f"the backup is damaged: its header cannot be read ({error})") from None
+    return header, data[end + 1 :]
+
+
+def check_backup(data: bytes) -> Header:
+    """Say what ``data`` is a backup of, or refuse it (nothing is changed either way).
+
+    :raises BackupRefused: ``not a Mandala Companion backup``, ``the backup is damaged: ...``
+        or ``the backup was made by release X (schema N); this is release Y (schema M):
+        install release X or later to restore it``.
+    """
+    header, body = _header(data)
+    mine = release()
+    if release_key(header.release) > release_key(mine) or header.schema > SCHEMA_VERSION:
+        raise BackupRefused(
+            f"the backup was made by release {header.release} (schema {header.schema}); this "
+            f"is release {mine} (schema {SCHEMA_VERSION}): install release {header.release} "
+            "or later to restore it"
+        )
+    if len(body) != header.bytes or hashlib.sha256(body).hexdigest() != header.sha256:
+        raise BackupRefused(
+            f"the backup is damaged: its checksum does not match ({len(body)} of "
+            f"{header.bytes} bytes)"
+        )
+    return header
+
+
+def _safe_name(name: str) -> str:
+    path = PurePosixPath(name)
+    if path.is_absolute() or not path.parts or ".." in path.parts or "\\" in name:
+        raise BackupRefused(f"the backup is damaged: it holds a file named {name!r}")
+    return path.as_posix()
+
+
+def _unpack(body: bytes, target: Path) -> list[str]:
+    """Unpack the body's regular files into ``target``; return their names."""
+    names: list[str] = []
+    total = 0
+    try:
+        with tarfile.open(fileobj=io.BytesIO(gzip.decompress(body)), mode="r:") as tar:
+            for info in tar:
+                if info.isdir():
+                    continue
+                if not info.isfile():
+                    raise BackupRefused(f"the backup is damaged: {info.name!r} is not a file")
+                name = _safe_name(info.name)
+                total += info.size
+                if total > MAX_BYTES or len(names) >= MAX_FILES:
+                    raise BackupRefused("the backup is damaged: it unpacks to too much")
+                source = tar.extractfile(info)
+                assert source is not None  # a regular file always has content
+                path = target / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with path.open("wb") as handle:
+                    shutil.copyfileobj(source, handle)
+                names.append(name)
+    except (OSError, EOFError, tarfile.TarError, gzip.BadGzipFile) as error:
+        raise BackupRefused(
+            f"the backup is damaged: its archive cannot be read ({error})"
+        ) from None
+    return names
+
+
+def _check_database(path: Path) -> None:
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+        try:
+            check = db.execute("PRAGMA quick_check").fetchall()
+            schema = int(db.execute("PRAGMA user_version").fetchone()[0])
+            db.execute("SELECT count(*) FROM games").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        raise BackupRefused(
+            f"the backup is damaged: its database cannot be read ({error})"
+        ) from None
+    if check != [("ok",)] or not 1 <= schema <= SCHEMA_VERSION:
+        raise BackupRefused("the backup is damaged: its database fails SQLite's check")
+
+
+# Restoring one --------------------------------------------------------------------------
+
+
+def restore_files(data_dir: Path, data: bytes) -> tuple[Header, Path | None]:
+    """Make ``data_dir`` hold exactly what the backup ``data`` holds.
+
+    Nobody may have the database open (see the module's docstring). Before anything is
+    changed the backup is checked whole (header, checksum, archive, database); then what
+    was there is kept as a backup in :data:`BACKUPS_DIR` and the files are swapped in.
+    Returns the backup's header and the file keeping what was there (``None``: nothing was).
+
+    :raises BackupRefused: the file is foreign, damaged or newer (nothing was changed).
+    :raises OSError: the data directory cannot be written (the staging files are removed).
+    """
+    header = check_backup(data)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=data_dir))
+    try:
+        names = _unpack(_header(data)[1], staging)
+        if DB_NAME not in names:
+            raise BackupRefused(f"the backup is damaged: it holds no {DB_NAME}")
+        _check_database(staging / DB_NAME)
+        kept = None
+        if (data_dir / DB_NAME).is_file():
+            kept = _keep(data_dir, make_backup(data_dir), "before-restore", KEEP_BEFORE_RESTORE)
+        _clear(data_dir, staging)
+        for name in sorted(names):
+            target = data_dir / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / name, target)
+        _sync_dir(data_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return header, kept
+
+
+def _clear(data_dir: Path, staging: Path) -> None:
+    """Remove what the data directory held (but the lock, the backups and ``staging``)."""
+    for entry in data_dir.iterdir():
+        if entry.name in {LOCK_NAME, BACKUPS_DIR} or entry == staging:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+
+
+# The rolling backups --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kept:
+    """One backup file in :data:`BACKUPS_DIR`."""
+
+    name: str
+    path: Path
+    size: int
+    modified: float
+
+    def to_json(self) -> dict[str, Any]:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.modified))
+        return {"name": self.name, "bytes": self.size, "made": stamp}
+
+
+def kept_backups(data_dir: Path) -> list[Kept]:
+    """The backups kept in ``<data>/backups``, newest first."""
+    found: list[Kept] = []
+    folder = data_dir / BACKUPS_DIR
+    if not folder.is_dir():
+        return []
+    for path in folder.glob(f"*{SUFFIX}"):
+        info = path.stat()
+        found.append(Kept(path.name, path, info.st_size, info.st_mtime))
+    return sorted(found, key=lambda k: (k.modified, k.name), reverse=True)
+
+
+def kept_backup(data_dir: Path, name: str) -> Path:
+    """The path of the kept backup ``name``.
+
+    :raises BackupRefused: when there is no such backup.
+    """
+    for kept in kept_backups(data_dir):
+        if kept.name == name:
+            return kept.path
+    raise BackupRefused(f"backup: no kept backup named {name[:80]!r}")
+
+
+def _keep(data_dir: Path, data: bytes, kind: str, keep: int, day: str | None = None) -> Path:
+    stamp = day or time.strftime("%Y-%m-%d-%H%M%S", time.gmtime())
+    path = data_dir / BACKUPS_DIR / f"{kind}-{stamp}{SUFFIX}"
+    write_file(path, data)
+    same = sorted((data_dir / BACKUPS_DIR).glob(f"{kind}-*{SUFFIX}"), reverse=True)
+    for old in same[keep:]:
+        old.unlink(missing_ok=True)
+    return path
+
+
+def keep_daily(data_dir: Path, now: float | None = None) -> Path | None:
+    """Make today's rolling backup unless there is one; keep the newest :data:`KEEP_DAYS`.
+
+    Returns the new file, or ``None`` when today's was already made (or nothing to back up).
+    """
+    day = time.strftime("%Y-%m-%d", time.gmtime(time.time() if now is None else now))
+    if (data_dir / BACKUPS_DIR / f"daily-{day}{SUFFIX}").exists():
+        return None
+    if not (data_dir / DB_NAME).is_file():
+        return None
+    return _keep(data_dir, make_backup(data_dir), "daily", KEEP_DAYS, day)

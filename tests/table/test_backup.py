@@ -193,7 +193,7 @@ def test_an_archive_with_bad_members_is_refused_and_nothing_changes(
 
 
 def test_a_link_in_the_archive_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(BackupRefused, match="'table.db' is not a file"):
+    with pytest.raises(BackupRefused, match=r"'table\.db' is not a file"):
         restore_files(tmp_path / "box", with_body({DB_NAME: b""}, tarfile.SYMTYPE))
     assert not (tmp_path / "box" / DB_NAME).exists()
 
@@ -213,7 +213,7 @@ def test_the_rolling_backup_is_made_once_a_day_and_keeps_the_last_seven(tmp_path
         assert backup.keep_daily(data, start + n * day + 3600) is None  # the same day
     names = sorted(p.name for p in (data / backup.BACKUPS_DIR).iterdir())
     assert names == [f"daily-2026-11-{d:02d}{backup.SUFFIX}" for d in range(4, 11)]
-    assert [k.name for k in backup.kept_backups(data)][0] == f"daily-2026-11-10{backup.SUFFIX}"
+    assert next(k.name for k in backup.kept_backups(data)) == f"daily-2026-11-10{backup.SUFFIX}"
 
 
 def test_a_backup_made_while_the_table_writes_is_one_consistent_state(tmp_path: Path) -> None:

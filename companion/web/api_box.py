@@ -37,6 +37,7 @@ from companion.table import backup, clock
 from companion.table.owner import phone_label
 from companion.table.store import DB_NAME, SCHEMA_VERSION
 from companion.web.owner import owner_only, owner_token, owners
+from companion.web.security import takes_file
 from companion.web.service import json_body, table
 
 log = logging.getLogger(__name__)
@@ -153,6 +154,7 @@ def kept() -> Response:
 
 
 @blueprint.post("/api/box/restore")
+@takes_file
 @owner_only("restore a backup")
 def restore_upload() -> Response:
     request.max_content_length = RESTORE_MAX_BYTES
@@ -176,7 +178,7 @@ def restored(data: bytes) -> Response:
     with FILES_LOCK:
         header, _ = table().swap_data(lambda: backup.restore_files(folder, data))
     log.warning("backup: restored a backup made %s by release %s", header.created, header.release)
-    games = len(table().list_games())
+    games = int(table().games_page(1)["total"])
     return jsonify(
         {
             "restored": header.to_json(),

@@ -11,7 +11,8 @@ Checked before every view:
   the port, or (no ``Origin``) its ``Sec-Fetch-Site`` is ``same-origin`` or ``none``. A client
   without a browser (curl, a script) sends neither and is let through;
 - a body sent with a ``Content-Type`` must be ``application/json`` (a form or ``text/plain``,
-  which any web page can send without asking, is refused).
+  which any web page can send without asking, is refused), or ``application/octet-stream``
+  for a view marked :func:`takes_file` (a backup restored from the panel).
 
 Refusals are the one JSON error: 403 ``cross_site`` or ``unknown_host``, 400 ``malformed``.
 """
@@ -20,7 +21,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, request
@@ -28,6 +30,7 @@ from flask import Flask, Response, current_app, request
 from companion.games.base import RecordError
 from companion.table.errors import Forbidden
 
+V = TypeVar("V", bound=Callable[..., Any])
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 SAME_SITE_FETCH = frozenset({"same-origin", "none"})
@@ -161,13 +164,31 @@ def check_origin() -> None:
         )
 
 
+FILE_TYPE = "application/octet-stream"
+FILE_VIEW = "takes_a_file"
+
+
+def takes_file(view: V) -> V:
+    """Let a view's body be a file (``application/octet-stream``; it reads and limits it)."""
+    setattr(view, FILE_VIEW, True)
+    return view
+
+
+def takes_a_file() -> bool:
+    """Whether the request's view takes a file as its body (see :func:`takes_file`)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    return bool(getattr(view, FILE_VIEW, False))
+
+
 def check_content_type() -> None:
     """Refuse a body whose declared type is not JSON.
 
     :raises RecordError: ``request body: send it as application/json ...``.
     """
     declared = request.headers.get("Content-Type")
-    if declared is None or not request.get_data(cache=True):
+    if declared is None or (request.mimetype == FILE_TYPE and takes_a_file()):
+        return  # no page can send this type to another origin without the browser asking
+    if not request.get_data(cache=True):
         return
     if request.mimetype != "application/json":
         raise RecordError(

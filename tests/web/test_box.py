@@ -1,0 +1,285 @@
+"""``/api/box``: backups downloaded and restored from the panel, owner only; the phone's time."""
+
+from __future__ import annotations
+
+import calendar
+import http.client
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.table import backup, clock
+from companion.table.clock import BoxClock
+from companion.table.owner import HOW_TO
+from companion.table.service import Table
+from companion.table.store import DB_NAME
+from companion.web import create_app
+from tests.web.conftest import NEW_RINGS_GAME, assert_error, pair_owner, serving
+
+HOUR = 3600.0
+
+
+def needs_owner(what: str) -> str:
+    return f"only the box's owner can {what}; {HOW_TO}"
+
+
+def game(names: tuple[str, str] = ("Ann", "Bo")) -> dict[str, Any]:
+    return {
+        **NEW_RINGS_GAME,
+        "seats": [{"name": names[0], "corner": 0}, {"name": names[1], "corner": 2}],
+    }
+
+
+def ids(client: FlaskClient) -> list[str]:
+    return sorted(g["id"] for g in client.get("/api/games").get_json()["games"])
+
+
+def download(client: FlaskClient) -> bytes:
+    answer = client.get("/api/box/backup")
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert answer.headers["Content-Disposition"].endswith(f'{backup.SUFFIX}"')
+    return answer.get_data()
+
+
+def test_every_backup_action_is_the_owners_alone(client: FlaskClient, data_dir: Path) -> None:
+    client.post("/api/games", json=game())
+    assert backup.keep_daily(data_dir) is not None
+    name = backup.kept_backups(data_dir)[0].name
+    before = ids(client)
+    refusals = [
+        (client.get("/api/box/backup"), "download a backup"),
+        (client.get("/api/box/backups"), "see the kept backups"),
+        (client.post("/api/box/restore", data=b"anything"), "restore a backup"),
+        (client.post(f"/api/box/backups/{name}/restore"), "restore a backup"),
+    ]
+    for response, what in refusals:
+        assert_error(response, 403, "owner_required", needs_owner(what))
+    assert ids(client) == before
+    about = client.get("/api/box").get_json()  # what release and where the time comes from
+    assert about["release"] == backup.release() and about["time"]["source"] in {"box", "network"}
+    pair_owner(client, data_dir)
+    assert client.get("/api/box/backups").get_json()["backups"][0]["name"] == name
+
+
+def test_a_restore_takes_effect_on_the_running_table_at_once(
+    client: FlaskClient, owner: str, table: Table
+) -> None:
+    kept = client.post("/api/games", json=game()).get_json()["id"]
+    data = download(client)
+    later = client.post("/api/games", json=game(("Cy", "Di"))).get_json()["id"]
+    assert client.delete(f"/api/games/{kept}").status_code == 200
+    stream = table.subscribe()
+    assert stream.get(timeout=5)["type"] == "state"  # type: ignore[index]
+    answer = client.post("/api/box/restore", data=data, content_type="application/octet-stream")
+    assert answer.status_code == 200, answer.get_json()
+    said = answer.get_json()
+    assert said["games"] == 1 and said["owner"] is True
+    assert said["restored"]["release"] == backup.release()
+    assert ids(client) == [kept]
+    assert client.get(f"/api/games/{later}").status_code == 404
+    item = stream.get(timeout=5)
+    assert item is not None and item["type"] == "state"
+    assert [g["id"] for g in item["games"]] == [kept]  # every phone is told
+    stream.close()
+    created = client.post("/api/games", json=game(("Ed", "Flo")))  # the table goes on
+    assert created.status_code == 201
+
+
+def test_a_restored_box_has_the_backups_owners(
+    client: FlaskClient, app: Flask, data_dir: Path
+) -> None:
+    client.post("/api/games", json=game())
+    first = pair_owner(FlaskClient(app), data_dir)  # the owner at the time of the backup
+    data = FlaskClient(app).get("/api/box/backup", headers={"X-Owner-Token": first}).get_data()
+    second = pair_owner(client, data_dir)
+    answer = client.post("/api/box/restore", data=data, headers={"X-Owner-Token": second})
+    assert answer.status_code == 200 and answer.get_json()["owner"] is False
+    assert_error(
+        client.get("/api/box/backups", headers={"X-Owner-Token": second}),
+        403,
+        "owner_required",
+        needs_owner("see the kept backups"),
+    )
+    assert (
+        FlaskClient(app).get("/api/box/backups", headers={"X-Owner-Token": first}).status_code
+        == 200
+    )
+
+
+@pytest.mark.parametrize(
+    ("spoil", "said"),
+    [
+        (lambda d: d[:-3], "the backup is damaged: its checksum does not match"),
+        (
+            lambda d: b'{"game": "rings"}',
+            "not a Mandala Companion backup (it does not start as one)",
+        ),
+        (
+            lambda d: d.replace(b'"release": "', b'"release": "9', 1),
+            "the backup was made by release 9",
+        ),
+        (lambda d: b"", "request body: send the backup file as the body"),
+    ],
+)
+def test_a_refused_restore_changes_nothing(
+    client: FlaskClient, owner: str, spoil: Any, said: str
+) -> None:
+    client.post("/api/games", json=game())
+    data = download(client)
+    client.post("/api/games", json=game(("Cy", "Di")))
+    before = ids(client)
+    answer = client.post("/api/box/restore", data=spoil(data))
+    assert answer.status_code == 400, answer.get_data(as_text=True)
+    assert answer.get_json()["error"]["code"] == "malformed"
+    assert answer.get_json()["error"]["message"].startswith(said)
+    assert ids(client) == before
+
+
+def test_the_health_page_brings_back_a_kept_backup(
+    client: FlaskClient, owner: str, data_dir: Path
+) -> None:
+    first = client.post("/api/games", json=game()).get_json()["id"]
+    assert backup.keep_daily(data_dir) is not None
+    client.post("/api/games", json=game(("Cy", "Di")))
+    listed = client.get("/api/box/backups").get_json()["backups"]
+    assert [b["name"].startswith("daily-") for b in listed] == [True]
+    answer = client.post(f"/api/box/backups/{listed[0]['name']}/restore", json={})
+    assert answer.status_code == 200, answer.get_json()
+    assert ids(client) == [first]
+    names = [b["name"] for b in client.get("/api/box/backups").get_json()["backups"]]
+    assert any(n.startswith("before-restore-") for n in names)  # the undo is kept too
+    assert_error(
+        client.post("/api/box/backups/nope/restore", json={}),
+        400,
+        "malformed",
+        "backup: no kept backup named 'nope'",
+    )
+
+
+def test_a_backup_larger_than_an_ordinary_request_is_taken(
+    client: FlaskClient, owner: str, data_dir: Path
+) -> None:
+    client.post("/api/games", json=game())
+    (data_dir / "boards").mkdir(exist_ok=True)
+    (data_dir / "boards" / "big.toml").write_bytes(os.urandom(512 * 1024))  # incompressible
+    data = download(client)
+    assert len(data) > client.application.config["MAX_CONTENT_LENGTH"]
+    assert client.post("/api/box/restore", data=data).status_code == 200
+
+
+# A backup during a burst ------------------------------------------------------------------
+
+
+@pytest.fixture
+def running(table: Table, data_dir: Path) -> Iterator[str]:
+    yield from serving(table, {"BOARDS_DIR": data_dir / "boards"})
+
+
+def call(base: str, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, bytes]:
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    headers = {"Content-Type": "application/json", "X-Owner-Token": token} if token else {}
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    try:
+        connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+def test_a_backup_made_during_a_burst_restores_exactly_the_acknowledged_games(
+    running: str, table: Table, data_dir: Path, tmp_path: Path
+) -> None:
+    token = pair_owner(FlaskClient(create_app({}, table=table)), data_dir)
+    acknowledged: list[tuple[float, str]] = []  # (when the answer came, the game's id)
+    stop = threading.Event()
+
+    def play(worker: int) -> None:
+        n = 0
+        while not stop.is_set():
+            status, body = call(running, "POST", "/api/games", game((f"P{worker}", f"Q{n}")))
+            if status == 201:
+                acknowledged.append((time.monotonic(), json.loads(body)["id"]))
+            n += 1
+
+    table.create_rate.limit = 10**9  # the burst is the test's, not a phone's
+    workers = [threading.Thread(target=play, args=(w,)) for w in range(4)]
+    for worker in workers:
+        worker.start()
+    while len(acknowledged) < 20:
+        time.sleep(0.01)
+    started = time.monotonic()
+    status, data = call(running, "GET", "/api/box/backup", token=token)
+    finished = time.monotonic()
+    while len(acknowledged) < len([a for a in acknowledged if a[0] <= finished]) + 10:
+        time.sleep(0.01)  # the burst goes on after the backup
+    stop.set()
+    for worker in workers:
+        worker.join()
+    assert status == 200
+    before = {game_id for at, game_id in acknowledged if at < started}
+    every = {game_id for _, game_id in acknowledged}
+    backup.restore_files(tmp_path / "restored", data)
+    with sqlite3.connect(tmp_path / "restored" / DB_NAME) as db:
+        restored_ids = [str(row[0]) for row in db.execute("SELECT id FROM games")]
+    with Table(tmp_path / "restored") as restored:
+        records = {game_id: restored.export(game_id) for game_id in restored_ids}
+    assert before <= set(records) <= every
+    assert len(records) < len(every)  # games acknowledged after the backup are not in it
+    for game_id, record in records.items():
+        assert record == table.export(game_id)
+
+
+# The phone's time -------------------------------------------------------------------------
+
+
+def clocked(table: Table, data_dir: Path, synced: bool) -> FlaskClient:
+    app = create_app(
+        {"BOARDS_DIR": data_dir / "boards", "BOX_CLOCK": BoxClock(lambda: synced)}, table=table
+    )
+    return app.test_client()
+
+
+def created_of(client: FlaskClient, game_id: str) -> float:
+    """When the game started, as the home page's listing says (seconds since 1970)."""
+    listed = client.get("/api/games").get_json()["games"]
+    (stamp,) = [g["created"] for g in listed if g["id"] == game_id]
+    return calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+def test_an_unsynchronised_box_takes_the_phones_time_and_corrects_its_games(
+    table: Table, data_dir: Path
+) -> None:
+    client = clocked(table, data_dir, synced=False)
+    game_id = client.post("/api/games", json=game()).get_json()["id"]
+    assert abs(created_of(client, game_id) - time.time()) < 60
+    phone = time.time() + 3 * HOUR
+    headers = {clock.HEADER: str(int(phone * 1000)), "User-Agent": "Mozilla/5.0 (iPhone)"}
+    client.get("/api/games", headers=headers)
+    assert abs(created_of(client, game_id) - (time.time() + 3 * HOUR)) < 60
+    source = client.get("/api/box").get_json()["time"]
+    assert source["source"] == "phone" and "was 3 h behind" in source["text"]
+    later = client.post("/api/games", json=game()).get_json()["id"]  # stamped with its time
+    assert abs(created_of(client, later) - (time.time() + 3 * HOUR)) < 60
+    client.get("/api/games", headers={clock.HEADER: str(int((phone + HOUR) * 1000))})
+    assert abs(created_of(client, game_id) - (time.time() + 3 * HOUR)) < 60  # taken once
+
+
+def test_a_synchronised_box_never_takes_a_phones_time(table: Table, data_dir: Path) -> None:
+    client = clocked(table, data_dir, synced=True)
+    game_id = client.post("/api/games", json=game()).get_json()["id"]
+    headers = {clock.HEADER: str(int((time.time() + 3 * HOUR) * 1000))}
+    client.get("/api/games", headers=headers)
+    assert abs(created_of(client, game_id) - time.time()) < 60
+    assert client.get("/api/box").get_json()["time"]["source"] == "network"

@@ -36,9 +36,9 @@ from flask.blueprints import BlueprintSetupState
 from companion.table import backup, clock
 from companion.table.owner import phone_label
 from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.web.context import json_body, table
 from companion.web.owner import owner_only, owner_token, owners
 from companion.web.security import takes_file
-from companion.web.service import json_body, table
 
 log = logging.getLogger(__name__)
 

@@ -40,7 +40,8 @@ from typing import Any, Final
 
 from companion.games.base import RecordError
 from companion.table.lock import LOCK_NAME
-from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.table.schema import SCHEMA_VERSION
+from companion.table.store import DB_NAME
 
 MAGIC: Final = b"MANDALA-BACKUP 1\n"
 """The first line of every backup file."""

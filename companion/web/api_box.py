@@ -35,7 +35,8 @@ from flask.blueprints import BlueprintSetupState
 
 from companion.table import backup, clock
 from companion.table.owner import phone_label
-from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.table.schema import SCHEMA_VERSION
+from companion.table.store import DB_NAME
 from companion.web.context import json_body, table
 from companion.web.owner import owner_only, owner_token, owners
 from companion.web.security import takes_file

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.games import cards
-from companion.games.base import JSON, Engine, MandalaError, RecordError, as_str, check_keys, join
+from companion.games.base import JSON, MandalaError, RecordError, as_str, check_keys, join
 from companion.players import cards as players
 from companion.table.errors import Forbidden, TableError
 from companion.table.seats import Viewer
@@ -181,16 +181,6 @@ class CardsEngine:
         """The record ``mandala replay`` reads: seat names only (cards.md section 7)."""
         out: JSON = self.inner.export_record(engine_setup(setup), actions, state)
         return out
-
-
-def with_companion(engines: Callable[[str], Engine]) -> Callable[[str], Engine]:
-    """Wrap the table's engine lookup so that card games run through :class:`CardsEngine`."""
-
-    def lookup(kind: str) -> Engine:
-        engine = engines(kind)
-        return CardsEngine(engine) if kind == cards.KIND else engine
-
-    return lookup
 
 
 # ---------------------------------------------------------------------------------------

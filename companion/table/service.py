@@ -39,7 +39,7 @@ from companion.games.base import (
 )
 from companion.table import clock, colours, leds, live
 from companion.table.adapters import Adapter, Result, Setting, adapter
-from companion.table.cards_companion import CompanionSeats, with_companion
+from companion.table.cards_companion import CompanionSeats
 from companion.table.computer import ComputerSeats
 from companion.table.computer import hints as advisor_hints
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
@@ -136,7 +136,7 @@ class Table:
         self.boards_dir = boards_dir
         self._hardware_arg = hardware
         self.hardware: Any = None
-        self._engines = with_companion(engines)  # card games may seat the companion
+        self._engines: Callable[[str], Engine] = lambda kind: adapter(kind).engine(engines(kind))
         self._max_page_count = max_page_count
         self._queue: queue.Queue[_Call | _Ring | _Button | _Stop] = queue.Queue()
         self._thread: threading.Thread | None = None

@@ -81,6 +81,10 @@ class Adapter:
         self.form = form or Form()
         self.random_layout = random_layout
 
+    def engine(self, engine: Engine) -> Engine:
+        """Return the engine the table runs the kind's games through (the registry's here)."""
+        return engine
+
     # A new game -----------------------------------------------------------------------------
 
     def setup(self, setup: dict[str, JSON], setting: Setting) -> dict[str, JSON]:

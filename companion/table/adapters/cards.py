@@ -15,7 +15,7 @@ from companion.games import cards
 from companion.games.base import JSON, Engine
 from companion.table import cards_view
 from companion.table.adapters.base import Adapter, Form, Setting
-from companion.table.cards_companion import COMPANION, CompanionSeats, engine_setup
+from companion.table.cards_companion import COMPANION, CardsEngine, CompanionSeats, engine_setup
 from companion.table.game import Game
 from companion.table.seats import GameTokens, Viewer
 
@@ -29,6 +29,10 @@ class CardsAdapter(Adapter):
         super().__init__(
             cards.KIND, "Mandala card game", Form(seats=[2, 2], options="cards-options")
         )
+
+    def engine(self, engine: Engine) -> Engine:
+        """The card engine behind the companion's seat objects (it knows seat names only)."""
+        return CardsEngine(engine)
 
     def setup(self, setup: dict[str, JSON], setting: Setting) -> dict[str, JSON]:
         """A new game played on the panel shuffles its own deck (a random seed, kept)."""

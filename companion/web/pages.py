@@ -17,6 +17,7 @@ from jinja2 import Template
 from companion.games import ENGINES, rings
 from companion.games.base import GAME_ERRORS
 from companion.table import NotFound
+from companion.table.adapters import adapter
 from companion.table.colours import PALETTE
 from companion.web.api_boards import find_board, saved_names
 from companion.web.api_damaged import damaged_copies
@@ -45,20 +46,6 @@ LETTERS = {
 }
 SEAT_COLOURS = PALETTE
 """The colours a ring-board seat may pick on the new-game form (every player colour)."""
-KIND_NAMES = {
-    "rings": "Ring board (1983)",
-    "icehouse": "Icehouse Mandala",
-    "cards": "Mandala card game",
-    "stones": "Mandala Stones",
-}
-"""Each game kind as the home page names it."""
-SEAT_LIMITS: dict[str, Any] = {
-    "rings": {"standard": [2, 4], "two-bases": [2, 2], "solo": [1, 1]},
-    "icehouse": [2, 5],
-    "cards": [2, 2],
-    "stones": [2, 4],
-}
-"""How many players each game (and ring-board variant) takes: the new-game form's rows."""
 
 
 def available_kinds() -> list[str]:
@@ -71,6 +58,11 @@ def available_kinds() -> list[str]:
             continue
         kinds.append(kind)
     return kinds
+
+
+def new_game_forms(kinds: list[str]) -> dict[str, Any]:
+    """Each kind's name and new-game form fields, as its adapter gives them (home's form)."""
+    return {kind: {"title": adapter(kind).title, **adapter(kind).form.to_json()} for kind in kinds}
 
 
 def board_names() -> dict[str, list[str]]:
@@ -132,12 +124,14 @@ def manifest() -> Response:
 @blueprint.get("/")
 def home() -> str:
     listing = table().games_page(page_number())
+    kinds = available_kinds()
+    forms = new_game_forms(kinds)
     data = {
         **listing,
         "boards": board_names(),
-        "kinds": available_kinds(),
-        "kind_names": KIND_NAMES,
-        "seat_limits": SEAT_LIMITS,
+        "kinds": kinds,
+        "kind_names": {kind: form["title"] for kind, form in forms.items()},
+        "forms": forms,
         "player_colours": table().player_colours(),
         "palette": list(PALETTE),
     }
@@ -156,15 +150,16 @@ def game(game_id: str) -> str | tuple[str, int]:
         answer = table().get_game(game_id, viewer(game_id))
     except NotFound:  # a page, with a way home (the API answers its JSON)
         return render_template("missing.html", data={"id": game_id}, page=page_config()), 404
-    kind = answer.get("kind")
-    if kind == "rings":
-        data = {"game": answer, **ring_setup(game_id), "rings": table().board()}
-        return render_template("rings.html", data=data, page=page_config())
-    # Each other game may ship its own page as ``templates/<kind>.html`` (it gets the game
-    # and fetches anything more through the API); the generic page serves the rest.
+    kind = str(answer.get("kind"))
+    # Each game may ship its own page as ``templates/<kind>.html`` (it gets the game and
+    # fetches anything more through the API); the generic page serves the rest.
     pages: list[str | Template] = [f"{kind}.html"] if kind in ENGINES else []
     pages.append("game.html")
-    data = {"game": answer, "colours": table().seat_colours(game_id)}
+    data: dict[str, Any] = {"game": answer}
+    if adapter(kind).ring_board:  # the page draws the board and follows the sensed rings
+        data.update(ring_setup(game_id), rings=table().board())
+    else:
+        data["colours"] = table().seat_colours(game_id)
     return render_template(pages, data=data, page=page_config())
 
 

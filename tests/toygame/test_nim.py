@@ -4,12 +4,13 @@ Nim's engine (``tests/toygame/nim.py``) and its adapter (the defaults: ``Adapter
 into the public registries; no line of ``companion/table/`` or ``companion/web/`` knows
 Nim. It is played through the HTTP API on the real waitress server while a phone follows
 the live stream: create, a legal take, an illegal one refused with the JSON error, undo,
-the listing, the game page, the export and its replay by ``mandala replay``.
+the listing, the game page, the home page's form, the export and its replay by ``mandala replay``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -123,6 +124,18 @@ def test_nim_plays_end_to_end_through_the_api_and_the_live_stream(panel: str) ->
     assert status == 200 and [g["id"] for g in page["games"]] == [game_id]
     status, _, html = call(panel, "GET", f"/games/{game_id}")
     assert status == 200 and b"Ann" in html
+
+    status, _, home = call(panel, "GET", "/")
+    assert status == 200 and b'<option value="nim">Nim</option>' in home  # the new-game form
+    embedded = re.search(rb'<script type="application/json" id="data">(.*?)</script>', home)
+    assert embedded is not None
+    assert json.loads(embedded.group(1))["forms"]["nim"] == {
+        "title": "Nim",
+        "seats": [2, 4],
+        "seat_fields": "name",
+        "options": None,
+        "seed": True,
+    }
 
     status, record, _ = call(panel, "GET", f"/api/games/{game_id}/record")
     assert status == 200

@@ -129,17 +129,28 @@
     });
   }
 
-  /* ---- a new game: the seats the game allows ---- */
+  /* ---- a new game: the seats the game allows ----
+     The server describes each kind's form (data.forms, from the kind's adapter): its seats
+     ([low, high], or per variant), whether a seat is a plain name or a ring-board seat
+     (corner, colour, computer, hints), its own options block (a [data-options] fieldset
+     whose [data-key] controls go into the body) and whether it takes a layout seed. */
   const kind = document.getElementById("kind");
-  const variant = document.getElementById("variant");
-  const ringsOptions = document.getElementById("rings-options");
   const rows = document.getElementById("seats");
   const template = document.getElementById("seat-row");
   const DEFAULT_NAMES = ["Ann", "Bo"];
+  const optionBlocks = [...document.querySelectorAll("[data-options]")];
+
+  const form = () => (data.forms || {})[kind.value] || { seats: [1, 5], seat_fields: "name", seed: true };
+  const seatObjects = () => form().seat_fields === "seat";
+  const options = () => optionBlocks.find((block) => block.id === form().options) || null;
+  const option = (key) => {
+    const control = options() && options().querySelector(`[data-key="${key}"]`);
+    return control ? control.value : "";
+  };
 
   function limits() {
-    const rule = (data.seat_limits || {})[kind.value] || [1, 5];
-    return Array.isArray(rule) ? rule : rule[variant.value] || [1, 4];
+    const rule = form().seats || [1, 5];
+    return Array.isArray(rule) ? rule : rule[option("variant")] || [1, 4];
   }
 
   /* The colour a new name gets (as companion/table/colours.py picks it). */
@@ -200,7 +211,7 @@
     }
     while (rows.querySelectorAll(".seat").length < low) addRow(DEFAULT_NAMES[rows.children.length] || "");
     const count = rows.querySelectorAll(".seat").length;
-    const isRings = kind.value === "rings";
+    const isRings = seatObjects();
     rows.querySelectorAll(".seat").forEach((row, i) => {
       row.querySelector(".seat-title").textContent = `Player ${i + 1}`;
       row.querySelector("[name=seat-name]").setAttribute("aria-label", `player ${i + 1} name`);
@@ -222,30 +233,51 @@
     drawRows();
   });
 
-  const playsCards = () => kind.value === "cards" && document.getElementById("cards-mode").value === "play";
+  /* A row of an options block shows when its conditions hold (data-shown-when: "key=value"
+     for a [data-key] control, "computer" for a computer opponent chosen). */
+  function holds(block, conditions) {
+    return conditions.split(" ").every((condition) => {
+      const [key, value] = condition.split("=");
+      if (value === undefined) {
+        const control = block.querySelector(`[data-${key}]`);
+        return Boolean(control && control.value);
+      }
+      const control = block.querySelector(`[data-key="${key}"]`);
+      return Boolean(control) && control.value === value;
+    });
+  }
+  const showRows = () => {
+    for (const block of optionBlocks) {
+      for (const row of block.querySelectorAll("[data-shown-when]")) {
+        row.hidden = !holds(block, row.dataset.shownWhen);
+      }
+    }
+  };
+  // an option whose game keeps its layout unknown (a card game played on the panel
+  // shuffles its own deck) has no seed; so has a game with no random layout
+  const noSeed = () => options() !== null &&
+    [...options().querySelectorAll("select")].some((select) => {
+      const chosen = select.selectedOptions[0];
+      return Boolean(chosen && chosen.hasAttribute("data-no-seed"));
+    });
   const showOptions = () => {
-    ringsOptions.hidden = kind.value !== "rings";
-    document.getElementById("cards-options").hidden = kind.value !== "cards";
-    // rings: no layout; a card game played on the panel shuffles its own deck (nobody knows it)
-    document.getElementById("seed-row").hidden = kind.value === "rings" || playsCards();
+    for (const block of optionBlocks) block.hidden = block !== options();
+    document.getElementById("seed-row").hidden = !form().seed || noSeed();
     drawRows();
   };
   kind.addEventListener("change", showOptions);
-  variant.addEventListener("change", drawRows);
-
-  // cards played on the panel: against another phone, or against the companion
-  const cardsMode = document.getElementById("cards-mode");
-  const opponent = document.getElementById("cards-opponent");
-  const companionSeat = document.getElementById("cards-companion-seat");
-  const showOpponent = () => {
-    document.getElementById("cards-opponent-row").hidden = cardsMode.value !== "play";
-    document.getElementById("cards-companion-seat-row").hidden = cardsMode.value !== "play" || !opponent.value;
+  for (const block of optionBlocks) {
+    for (const control of block.querySelectorAll("select")) {
+      control.addEventListener("change", () => { showRows(); showOptions(); });
+    }
+  }
+  showRows();
+  // the computer opponent chosen in the kind's options (its row shown), and its seat
+  const computerControl = (name) => {
+    const control = options() && options().querySelector(`[data-${name}]`);
+    return control && !control.closest("[hidden]") ? control : null;
   };
-  cardsMode.addEventListener("change", showOpponent);
-  cardsMode.addEventListener("change", showOptions);
-  opponent.addEventListener("change", showOpponent);
-  showOpponent();
-  const against = () => (kind.value === "cards" && cardsMode.value === "play" ? opponent.value : "");
+  const against = () => (computerControl("computer") ? computerControl("computer").value : "");
 
   /* The API's refusals of a new game, in the words of the form. */
   const CORNER_PLACES = ["top right", "bottom right", "bottom left", "top left"];
@@ -285,23 +317,22 @@
       if (!name) continue;
       names.push(name);
       const seat = { name };
-      if (kind.value === "rings") {
+      if (seatObjects()) {
         seat.corner = Number(row.dataset.corner);
         seat.colour = row.querySelector("[name=seat-colour]").value;
         const player = row.querySelector("[name=seat-player]").value;
         if (player !== "human") seat.computer = player;  // easy, medium or hard
         if (row.querySelector("[name=seat-hints]").value === "on") seat.hints = true;
       }
-      seats.push(kind.value === "rings" ? seat : name);  // other games: plain names
+      seats.push(seatObjects() ? seat : name);  // other games: plain names
     }
     const body = { kind: kind.value, seats };
-    if (kind.value === "rings") {
-      body.variant = variant.value;
-      body.board = document.getElementById("board").value;
+    for (const control of options() ? options().querySelectorAll("[data-key]") : []) {
+      body[control.dataset.key] = control.value;
     }
-    if (kind.value === "cards") body.mode = cardsMode.value;
     const level = against();
-    const theirs = Number(companionSeat.value);
+    const seatControl = computerControl("computer-seat");
+    const theirs = Number(seatControl ? seatControl.value : 1);
     if (level && seats[theirs]) seats[theirs] = { name: seats[theirs], computer: level };
     const seed = document.getElementById("seed").value.trim();
     if (seed && !document.getElementById("seed-row").hidden) body.seed = Number(seed);
@@ -335,8 +366,10 @@
   const boardSelect = document.getElementById("board");
   const wanted = new URLSearchParams(window.location.search).get("board");
   if (wanted && boardSelect.querySelector(`option[value="${CSS.escape(wanted)}"]`)) {
-    boardSelect.value = wanted;
-    kind.value = "rings";
+    boardSelect.value = wanted;  // and the kind whose options hold the board
+    const block = boardSelect.closest("[data-options]");
+    const owner = Object.keys(data.forms || {}).find((k) => data.forms[k].options === block.id);
+    if (owner) kind.value = owner;
   }
   showOptions();
   render(data.games || []);

@@ -120,7 +120,7 @@ class BoxClock:
                 "phone": taken.phone,
                 "offset_s": round(taken.offset, 3),
                 "text": (
-                    f"taken from a phone ({taken.phone}) at {iso(taken.box_time + taken.offset)}"
+                    f"taken from a phone ({taken.phone}) at {plain(taken.box_time + taken.offset)}"
                     f": the box's clock was {describe(taken.offset)}; it was never "
                     "synchronised since boot"
                 ),
@@ -203,6 +203,11 @@ def describe(offset: float) -> str:
     hours, mins = divmod(rest, 60)
     parts = [f"{days} d"] * bool(days) + [f"{hours} h"] * bool(hours) + [f"{mins} min"] * bool(mins)
     return f"{' '.join(parts)} {'behind' if offset > 0 else 'ahead'}"
+
+
+def plain(stamp: float) -> str:
+    """A time as people read it, in UTC to the minute (``2026-12-01 23:30 UTC``)."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(stamp))
 
 
 def iso(stamp: float) -> str:

@@ -120,7 +120,7 @@ def roll_daily() -> None:
 def page() -> str:
     from companion.web.pages import page_config
 
-    return render_template("box.html", data=about(), page=page_config())
+    return render_template("box.html", data={"box": about()}, page=page_config())
 
 
 def about() -> dict[str, Any]:

@@ -53,6 +53,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "stones-over": ("game:stones-over", "#main-board .cell"),
     "calibration": ("/calibrate", "#diag tr"),
     "health": ("/health", "main section"),
+    "backups": ("/box", "#backups"),
     "board-editor": ("/boards/new", "#board path"),
     "score-sheet": ("/cards/sheet", "#sheet"),
     "missing-game": ("/games/no-such-game", "main a[href='/']"),

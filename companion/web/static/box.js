@@ -1,0 +1,129 @@
+/* Backups and the time's source (templates/_box.html, on /box and on the Health page):
+   download a backup, restore one from a file or from those kept on the box (asked on the
+   page, not in a dialog), and where the time comes from. */
+"use strict";
+(() => {
+  const { el, api, phoneTime } = Panel;
+  const $ = (id) => document.getElementById(id);
+  const file = $("restore-file");
+  const upload = $("restore-upload");
+  const confirmBox = $("restore-confirm");
+  const restoreSaid = $("restore-said");
+  let pending = null;  // what "Yes, restore it" restores: { what, send }
+
+  function tell(box, text, kind) {
+    box.textContent = text;
+    box.className = "message " + (kind || "error");
+    box.hidden = !text;
+  }
+
+  function utc(stamp) { return stamp.replace("T", " ").replace("Z", " UTC"); }
+
+  async function about() {
+    const answer = await api("GET", "/api/box");
+    $("time-said").textContent = "The time: " + answer.time.text + ".";
+    $("box-release").textContent = answer.release;
+  }
+
+  async function kept() {
+    const list = $("kept-backups");
+    const owner = await api("GET", "/api/owner");
+    if (!owner.owner) {
+      list.replaceChildren();
+      $("kept-said").textContent = "Only the box's owner sees the kept backups: become the owner on the home page.";
+      return;
+    }
+    const answer = await api("GET", "/api/box/backups");
+    $("kept-said").textContent = answer.backups.length ? "" : "No backup is kept yet: the first is made today.";
+    list.replaceChildren(...answer.backups.map((b) => el("li", { "data-kept": b.name },
+      el("span", { text: b.name }),
+      el("small", { text: `made ${utc(b.made)}, ${Math.ceil(b.bytes / 1024)} kB` }),
+      el("button", { type: "button", "data-restore-kept": b.name, text: "Restore this one" }))));
+  }
+
+  async function send(url, body) {
+    const options = { method: "POST", headers: { Accept: "application/json", ...phoneTime() } };
+    if (body instanceof Blob) {
+      options.headers["Content-Type"] = "application/octet-stream";
+      options.body = body;
+    } else {
+      options.headers["Content-Type"] = "application/json";
+      options.body = "{}";
+    }
+    const response = await fetch(url, options);
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error((answer.error && answer.error.message) || response.statusText);
+    return answer;
+  }
+
+  function ask(what, sender) {
+    pending = sender;
+    $("restore-question").textContent = `Replace everything on this box with ${what}?`;
+    confirmBox.hidden = false;
+    tell(restoreSaid, "");
+    $("restore-yes").focus();
+  }
+
+  $("backup-download").addEventListener("click", async () => {
+    const said = $("backup-said");
+    said.textContent = "making it…";
+    try {
+      const response = await fetch("/api/box/backup", { headers: { Accept: "application/octet-stream", ...phoneTime() } });
+      if (!response.ok) {
+        const answer = await response.json().catch(() => ({}));
+        throw new Error((answer.error && answer.error.message) || response.statusText);
+      }
+      const blob = await response.blob();
+      const name = (/filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "") || [])[1] ||
+        "mandala.mandala-backup";
+      const link = el("a", { href: URL.createObjectURL(blob), download: name });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      said.textContent = `Downloaded ${name} (${Math.ceil(blob.size / 1024)} kB).`;
+    } catch (error) {
+      said.textContent = "";
+      Panel.say(`No backup was made: ${error.message}`);
+    }
+  });
+
+  file.addEventListener("change", () => { upload.disabled = !file.files.length; });
+  upload.addEventListener("click", () => {
+    const chosen = file.files[0];
+    if (!chosen) return;
+    ask(`the backup in ${chosen.name}`, () => send("/api/box/restore", chosen));
+  });
+  $("kept-backups").addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-restore-kept]");
+    if (!button) return;
+    const name = button.getAttribute("data-restore-kept");
+    ask(`the kept backup ${name}`, () => send(`/api/box/backups/${encodeURIComponent(name)}/restore`));
+  });
+  $("restore-no").addEventListener("click", () => {
+    confirmBox.hidden = true;
+    pending = null;
+    tell(restoreSaid, "Nothing was changed.", "ok");
+  });
+  $("restore-yes").addEventListener("click", async () => {
+    if (!pending) return;
+    const sender = pending;
+    pending = null;
+    confirmBox.hidden = true;
+    tell(restoreSaid, "Restoring…", "ok");
+    try {
+      const answer = await sender();
+      const games = answer.games === 1 ? "1 game" : `${answer.games} games`;
+      let text = `Restored the backup made ${utc(answer.restored.created)} by release ${answer.restored.release}: ${games} on the box now.`;
+      if (!answer.owner) text += " This phone is not the owner any more: the backup's owners are.";
+      tell(restoreSaid, text, "ok");
+      file.value = "";
+      upload.disabled = true;
+    } catch (error) {
+      tell(restoreSaid, `Nothing was changed: ${error.message}`);
+    }
+    await kept().catch(() => {});
+  });
+
+  about().catch(() => {});
+  kept().catch((error) => { $("kept-said").textContent = error.message; });
+})();

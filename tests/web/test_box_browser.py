@@ -21,16 +21,24 @@ def served(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+def owner_on(browser: Any, served: str, data: Path, path: str) -> Any:
+    """The owner's phone on ``path``, once the page says where the time comes from."""
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    as_owner(page, served, data)
+    page.goto(served + path)
+    expect(page.locator("#time-said")).to_contain_text("The time: ")
+    return page
+
+
 def test_the_owner_downloads_a_backup_and_restores_it_on_a_fresh_box(
     served: str, browser: Any, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
     game = api(served, "/api/games", NEW_RINGS_GAME)
-    page = phone(browser, served)
-    as_owner(page, served, tmp_path / "data")
-    page.goto(served + "/box")
-    expect(page.locator("#time-said")).to_contain_text("The time: ")
+    page = owner_on(browser, served, tmp_path / "data", "/box")
     expect(page.locator("#kept-backups li")).to_have_count(1)  # the day's rolling backup
     expect(page.locator("#kept-backups li").first).to_contain_text("daily-")
     with page.expect_download() as downloading:
@@ -70,10 +78,7 @@ def test_a_foreign_file_is_refused_next_to_the_control_and_nothing_changes(
     from playwright.sync_api import expect
 
     game = api(served, "/api/games", NEW_RINGS_GAME)
-    page = phone(browser, served)
-    as_owner(page, served, tmp_path / "data")
-    page.goto(served + "/health")
-    expect(page.locator("#time-said")).to_contain_text("The time: ")
+    page = owner_on(browser, served, tmp_path / "data", "/health")
     foreign = tmp_path / "photo.jpg"
     foreign.write_bytes(b"\xff\xd8\xff\xe0 not a backup")
     page.set_input_files("#restore-file", str(foreign))

@@ -68,19 +68,7 @@
     const said = $("backup-said");
     said.textContent = "making it…";
     try {
-      const response = await fetch("/api/box/backup", { headers: { Accept: "application/octet-stream", ...phoneTime() } });
-      if (!response.ok) {
-        const answer = await response.json().catch(() => ({}));
-        throw new Error((answer.error && answer.error.message) || response.statusText);
-      }
-      const blob = await response.blob();
-      const name = (/filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "") || [])[1] ||
-        "mandala.mandala-backup";
-      const link = el("a", { href: URL.createObjectURL(blob), download: name });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      said.textContent = `Downloaded ${name} (${Math.ceil(blob.size / 1024)} kB).`;
+      await Panel.download("/api/box/backup", "application/octet-stream", "mandala.mandala-backup", said);
     } catch (error) {
       said.textContent = "";
       Panel.say(`No backup was made: ${error.message}`);

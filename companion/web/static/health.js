@@ -180,19 +180,7 @@
     const said = document.getElementById("bundle-said");
     said.textContent = "making it…";
     try {
-      const response = await fetch("/api/health/bundle", { headers: { Accept: "application/zip" } });
-      if (!response.ok) {
-        const answer = await response.json().catch(() => ({}));
-        throw new Error((answer.error && answer.error.message) || response.statusText);
-      }
-      const blob = await response.blob();
-      const name = (/filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ||
-        "") || [])[1] || "mandala-diagnostics.zip";
-      const link = el("a", { href: URL.createObjectURL(blob), download: name });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      said.textContent = `Downloaded ${name} (${Math.ceil(blob.size / 1024)} kB).`;
+      await Panel.download("/api/health/bundle", "application/zip", "mandala-diagnostics.zip", said);
     } catch (error) {
       said.textContent = "";
       say(`The bundle could not be made: ${error.message}`);

@@ -90,6 +90,24 @@ const Panel = (() => {
     return { "X-Phone-Time": String(Date.now()) };
   }
 
+  /* Fetch a file the companion makes (GET ``url``) and hand it to the browser as a download;
+     say "Downloaded NAME (n kB)." in ``said``. Throws the API's refusal as an Error. */
+  async function download(url, accept, fallback, said) {
+    const response = await fetch(url, { headers: { Accept: accept, ...phoneTime() } });
+    if (!response.ok) {
+      const answer = await response.json().catch(() => ({}));
+      throw new Error((answer.error && answer.error.message) || response.statusText);
+    }
+    const blob = await response.blob();
+    const name = (/filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ||
+      "") || [])[1] || fallback;
+    const link = el("a", { href: URL.createObjectURL(blob), download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    said.textContent = `Downloaded ${name} (${Math.ceil(blob.size / 1024)} kB).`;
+  }
+
   async function api(method, url, body, headers) {
     const options = { method, headers: { Accept: "application/json", ...phoneTime(), ...(headers || {}) } };
     if (body !== undefined) {
@@ -176,7 +194,7 @@ const Panel = (() => {
 
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
-  return { page, data, el, svg, say, sayError, api, phoneTime, live, coalesce, letter, playerDot,
+  return { page, data, el, svg, say, sayError, api, phoneTime, download, live, coalesce, letter, playerDot,
     playerFill, plain };
 })();
 

@@ -117,6 +117,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     """
     from companion import systemd
     from companion.doctor import logbuffer
+    from companion.doctor.panel import PanelDoctor
     from companion.table import Table
     from companion.table.errors import StorageError
     from companion.web import create_app
@@ -171,13 +172,11 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "BOARDS_DIR": boards,
         "DEFAULT_BOARD": options.board,
         "DETENTS_PER_SLOT": [ring.detents_per_slot for ring in pin_map.rings],
-        "SERVE_OPTIONS": options,
-        "CONFIG_FILE": options.config_file,
-        "LOG_BUFFER": log_buffer,
         "ALLOWED_HOSTS": list(options.allowed_hosts),
         "ROLLING_BACKUPS": True,  # one backup a day in <data>/backups (companion.web.api_box)
     }
-    app = create_app(config, table=table, more_errors=firmware_errors())
+    doctor = PanelDoctor(options, options.config_file, log_buffer)
+    app = create_app(config, table=table, more_errors=firmware_errors(), diagnostics=doctor)
     server = make_server(app, options.host, options.port)
     listen = getattr(server, "effective_listen", None) or [
         (server.effective_host, server.effective_port)

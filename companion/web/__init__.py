@@ -35,7 +35,7 @@ from companion.web import (
     security,
 )
 from companion.web.api_advisor import blueprint as advisor_blueprint
-from companion.web.context import TABLE_KEY, TableService
+from companion.web.context import DIAGNOSTICS_KEY, TABLE_KEY, Diagnostics, TableService
 
 #: Defaults a caller's ``config`` may override.
 DEFAULTS: dict[str, Any] = {
@@ -53,13 +53,15 @@ def create_app(
     *,
     table: TableService,
     more_errors: Sequence[errors.Mapping] = (),
+    diagnostics: Diagnostics | None = None,
 ) -> Flask:
     """Build the panel around a running table service.
 
     ``config`` may set ``MAX_CONTENT_LENGTH``, ``SSE_HEARTBEAT_SECONDS`` and ``BOARDS_DIR``
     (a :class:`~pathlib.Path`; the board editor saves there and lists what is there).
     ``more_errors`` maps more error types (the firmware's, which this layer does not import) to a
-    status and code, as :data:`companion.web.errors.MAPPED` does.
+    status and code, as :data:`companion.web.errors.MAPPED` does. ``diagnostics`` is the
+    doctor the Health page asks (without one, ``/health`` and ``/api/health`` answer 404).
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -68,6 +70,7 @@ def create_app(
         app.config["BOARDS_DIR"] = Path(app.config["BOARDS_DIR"])
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions[TABLE_KEY] = table
+    app.extensions[DIAGNOSTICS_KEY] = diagnostics
     errors.register(app, more_errors)
     security.register(app)
     for blueprint in (

@@ -14,9 +14,11 @@ from typing import Any, Protocol, TypeVar
 from flask import current_app, request
 
 from companion.games.base import JSON, RecordError, as_dict
+from companion.table.errors import NotFound
 from companion.table.seats import Viewer
 
 TABLE_KEY = "mandala.table"
+DIAGNOSTICS_KEY = "mandala.diagnostics"
 T = TypeVar("T")
 
 
@@ -77,6 +79,33 @@ def table() -> TableService:
     """Return the table service the running app was built with."""
     service: TableService = current_app.extensions[TABLE_KEY]
     return service
+
+
+class Diagnostics(Protocol):
+    """What the Health page asks the doctor (``companion.doctor.panel.PanelDoctor``)."""
+
+    def checks(self, service: Any) -> list[dict[str, JSON]]:
+        """Every check against the running companion, as JSON."""
+        ...
+
+    def led_roles(self, hardware: Any) -> list[tuple[str, int]]:
+        """Each role of the LED map with how many pixels it lights."""
+        ...
+
+    def bundle(self, service: Any) -> tuple[str, bytes]:
+        """The diagnostics .zip: its file name and its bytes."""
+        ...
+
+
+def diagnostics() -> Diagnostics:
+    """Return the doctor the running app was built with.
+
+    :raises NotFound: when it was built without one (no Health page then).
+    """
+    found: Diagnostics | None = current_app.extensions.get(DIAGNOSTICS_KEY)
+    if found is None:
+        raise NotFound("this panel was started without its diagnostics")
+    return found
 
 
 MAX_DIGITS = 4300

@@ -22,9 +22,8 @@ from companion.table.colours import PALETTE
 from companion.web.api_boards import find_board, saved_names
 from companion.web.api_damaged import damaged_copies
 from companion.web.api_games import page_number
-from companion.web.context import table
+from companion.web.context import diagnostics, table
 from companion.web.viewer import viewer
-from firmware.maps import LED_ROLES
 
 blueprint = Blueprint("pages", __name__)
 
@@ -178,17 +177,15 @@ def calibrate() -> str:
 
 @blueprint.get("/health")
 def health() -> str:
-    from companion.doctor.guided import role_pixels
-    from companion.web.api_health import current_checks
-
+    doctor = diagnostics()
     hardware = table().hardware
     roles: list[tuple[str, int]] = []
     count = 0
     if hardware is not None:
         count = int(hardware.pin_map.leds.count)
-        roles = [(role, len(role_pixels(hardware.led_map, role))) for role in LED_ROLES]
+        roles = doctor.led_roles(hardware)
     data = {
-        "checks": [check.to_json() for check in current_checks()],
+        "checks": doctor.checks(table()),
         "emulated": bool(hardware is not None and hardware.emulated),
         "board": table().board(),
         "leds": {"count": count, "roles": roles},

@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.doctor.panel import PanelDoctor
 from companion.table.service import Table
 from companion.table.store import DB_NAME
 from companion.web import create_app
@@ -55,9 +56,8 @@ def table(data_dir: Path) -> Iterator[Table]:
 
 @pytest.fixture
 def app(table: Table, data_dir: Path) -> Flask:
-    return create_app(
-        {"BOARDS_DIR": data_dir / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}, table=table
-    )
+    config = {"BOARDS_DIR": data_dir / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}
+    return create_app(config, table=table, diagnostics=PanelDoctor())
 
 
 @pytest.fixture
@@ -154,7 +154,7 @@ def emulated_table(data_dir: Path) -> Iterator[Table]:
 @pytest.fixture
 def emulated_client(emulated_table: Table, data_dir: Path) -> FlaskClient:
     config = {"BOARDS_DIR": data_dir / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}
-    return create_app(config, table=emulated_table).test_client()
+    return create_app(config, table=emulated_table, diagnostics=PanelDoctor()).test_client()
 
 
 @pytest.fixture
@@ -170,7 +170,8 @@ def serving(table: Table, config: dict[str, Any]) -> Iterator[str]:
 
     from companion.serve import make_server, stop_server
 
-    httpd: Any = make_server(create_app(config, table=table), "127.0.0.1", 0)
+    app = create_app(config, table=table, diagnostics=PanelDoctor())
+    httpd: Any = make_server(app, "127.0.0.1", 0)
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.effective_port}"

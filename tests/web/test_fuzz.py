@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.doctor.panel import PanelDoctor
 from companion.table.service import Table
 from companion.web import create_app
 from companion.web.security import CONTENT_SECURITY_POLICY
@@ -87,7 +88,7 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
     table.start()
     try:
         config = {"BOARDS_DIR": data / "boards", "SSE_HEARTBEAT_SECONDS": 0.05}
-        app = create_app(config, table=table)
+        app = create_app(config, table=table, diagnostics=PanelDoctor())
         client = app.test_client()
         game_id = client.post("/api/games", json=NEW_RINGS_GAME).get_json()["id"]
         owner = pair_owner(app.test_client(), data)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from companion.doctor.panel import PanelDoctor
 from companion.table.health import LED_TEST_HOLD_S, HealthDesk
 from companion.table.service import Table
 from companion.web import create_app
@@ -219,7 +220,7 @@ def test_a_data_directory_gone_under_the_running_companion_fails_its_check(
     table = Table(data, None)
     table.start()
     try:
-        client = create_app({}, table=table).test_client()
+        client = create_app({}, table=table, diagnostics=PanelDoctor()).test_client()
         moved = tmp_path / "moved"
         data.rename(moved)
         check = next(

@@ -1,7 +1,8 @@
-"""The firmware's errors reach the phones in the JSON format, mapped where the process is wired.
+"""What the process wiring hands the panel: the firmware's errors and the doctor.
 
-The web layer imports nothing of ``firmware``; ``companion.serve`` hands the mapping to
-``create_app(more_errors=...)``, and these tests build the panel the same way.
+The web layer imports nothing of ``firmware`` or ``companion.doctor``; ``companion.serve``
+hands the error mapping to ``create_app(more_errors=...)`` and the doctor to
+``create_app(diagnostics=...)``, and these tests build the panel the same way.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from companion.doctor.panel import PanelDoctor
 from companion.serve import firmware_errors
 from companion.table.service import Table
 from companion.web import create_app
@@ -62,3 +64,20 @@ def test_the_web_layer_maps_no_firmware_error_itself() -> None:
     from companion.web.errors import MAPPED
 
     assert not [kind for kind, _, _ in MAPPED if issubclass(kind, FirmwareError)]
+
+
+def test_a_panel_built_without_the_doctor_answers_its_health_checks_404(tmp_path: Path) -> None:
+    with Table(tmp_path / "data", None) as table:
+        client = create_app({}, table=table).test_client()
+        message = "this panel was started without its diagnostics"
+        assert_error(client.get("/api/health"), 404, "not_found", message)
+        assert client.get("/api/health/live").status_code == 200  # the table's own part
+
+
+def test_the_doctor_handed_in_answers_the_health_checks(tmp_path: Path) -> None:
+    with Table(tmp_path / "data", None) as table:
+        client = create_app({}, table=table, diagnostics=PanelDoctor()).test_client()
+        answer = client.get("/api/health")
+        assert answer.status_code == 200
+        names = [check["name"] for check in answer.get_json()["checks"]]
+        assert names == ["hardware", "data", "database", "clock"]

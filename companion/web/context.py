@@ -2,6 +2,7 @@
 
 :class:`TableService` is the contract of ``companion.table.Table`` as the panel uses it; the
 views reach the running one with :func:`table` and read a request body with :func:`json_body`.
+:class:`Diagnostics` is what the Health page asks the doctor, reached with :func:`diagnostics`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ store, the sensed rings or the LED strip, so no lock guards the game state.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import logging
 import queue
@@ -37,7 +36,7 @@ from companion.games.base import (
     as_str,
     get,
 )
-from companion.table import clock, colours, leds, live
+from companion.table import clock, leds, listing, live, steps
 from companion.table.adapters import Adapter, Result, Setting, adapter
 from companion.table.cards_companion import CompanionSeats
 from companion.table.computer import ComputerSeats
@@ -70,8 +69,6 @@ ALERT_SECONDS = 0.5
 MAX_DETENTS = 1000
 CALL_TIMEOUT = 30.0
 """How long a caller waits for the table thread before it is told to try again."""
-PAGE_SIZE = 20
-"""Games per page of the list (``GET /api/games?page=N``, the home page, live updates)."""
 LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume", "play")
 """Keys of a live ring-board step (a record turn has ``dice`` *and* ``rotations``)."""
 
@@ -444,8 +441,8 @@ class Table:
     # Public API (each method runs on the table thread) ------------------------------------
 
     def list_games(self) -> list[dict[str, JSON]]:
-        """The newest :data:`PAGE_SIZE` games (the first page): id, kind, seats, version,
-        over, last change, on the board."""
+        """The newest games (``listing.PAGE_SIZE``, the first page): id, kind, seats,
+        version, over, last change, on the board."""
         return self._call(self._list)
 
     def player_colours(self) -> dict[str, str]:
@@ -461,7 +458,7 @@ class Table:
 
         def find() -> dict[str, str]:
             game = self._find(game_id)
-            chosen = colours.seat_colours(self._seat_colours(game), self._known_colours())
+            chosen = listing.seat_colours(game, self._known_colours())
             return dict(zip(game.seat_names(), chosen, strict=False))
 
         return self._call(find)
@@ -474,7 +471,7 @@ class Table:
         """
         if isinstance(page, bool) or not isinstance(page, int) or page < 1:
             raise RecordError(f"page: expected a whole number from 1, got {page!r}")
-        return self._call(lambda: self._page(page))
+        return self._call(lambda: listing.page_of(self._games.values(), page, self._active))
 
     def create_game(
         self, body: dict[str, JSON], client: str | None = None, *, hidden_deck: bool = False
@@ -754,7 +751,7 @@ class Table:
         try:
             game.states = [game.engine.new_game(game.setup)]
             for obj in actions:
-                self._play(game, obj)
+                steps.play(game, obj)
         except GAME_ERRORS as error:
             game.error = f"cannot replay its journal: {error}"
             log.error("game %s %s", row.id, game.error)
@@ -762,71 +759,12 @@ class Table:
                 game.states = [None]
         return game
 
-    def _play(self, game: Game, obj: JSON) -> None:
-        """Parse and apply one record step to ``game`` (in memory only).
-
-        :raises RecordError or IllegalAction: named ``<step> i: ...``.
-        """
-        number = len(game.actions) + 1
-        engine = game.engine
-        try:
-            action = engine.parse_action(game.state, obj)
-            new_state, notes = adapter(game.kind).play(engine, game.state, action)
-        except GAME_ERRORS as error:
-            raise error.at(f"{engine.STEP_WORD} {number}") from error
-        game.actions.append(engine.action_to_json(action))
-        game.states.append(new_state)
-        game.notes.append(notes)
-
-    def _unplay(self, game: Game) -> JSON:
-        game.states.pop()
-        game.notes.pop()
-        return game.actions.pop()
-
     def _list(self) -> list[dict[str, JSON]]:
-        return self._newest(0)
-
-    def _newest(self, skip: int) -> list[dict[str, JSON]]:
-        """The listing of :data:`PAGE_SIZE` games after the ``skip`` newest (newest first)."""
-        newest = reversed(self._games.values())  # kept in the order they were created
-        known = self._known_colours()
-        return [
-            self._listing(game, known) for game in itertools.islice(newest, skip, skip + PAGE_SIZE)
-        ]
-
-    def _page(self, page: int) -> dict[str, JSON]:
-        total = len(self._games)
-        games = self._newest((page - 1) * PAGE_SIZE) if page <= total else []
-        pages = max(1, -(-total // PAGE_SIZE))
-        return {"games": list(games), "page": page, "pages": pages, "total": total}
+        return listing.newest(self._games.values(), 0, self._active)
 
     def _known_colours(self) -> dict[str, str]:
         """Each player's colour from their earliest ring-board game (``colours``)."""
-        games = self._games.values()
-        return colours.known_colours((game.created, self._seat_colours(game)) for game in games)
-
-    @staticmethod
-    def _seat_colours(game: Game) -> list[tuple[str, str | None]]:
-        """Each seat's name and the colour its record gives it (ring-board seats only)."""
-        return adapter(game.kind).seat_colours(game)
-
-    def _listing(self, game: Game, known: dict[str, str]) -> dict[str, JSON]:
-        listing: dict[str, JSON] = {
-            "id": game.id,
-            "kind": game.kind,
-            "seats": game.seat_names(),
-            "version": game.version,
-            "over": game.over,
-            "created": iso(game.created),
-            "updated": iso(game.updated),
-            "on_board": game.id == self._active,
-            "error": game.error,
-            "colours": colours.seat_colours(self._seat_colours(game), known),
-        }
-        if game.error is None:  # who is to move or won, and the score, as a family reads it
-            summary = game.engine.summary(game.state)
-            listing.update((key, summary.get(key)) for key in ("to_move", "winner", "scores"))
-        return listing
+        return listing.known_colours(self._games.values())
 
     def _create(self, body: JSON, hidden_deck: bool = False) -> dict[str, JSON]:
         body = as_dict(body, "request body")
@@ -835,7 +773,7 @@ class Table:
             record = as_dict(body["record"], "record")
             kind = as_str(get(record, "game", "record"), "game")
             engine = self._engines(kind)
-            steps = as_list(get(record, engine.ACTIONS_KEY, "record"), engine.ACTIONS_KEY)
+            record_steps = as_list(get(record, engine.ACTIONS_KEY, "record"), engine.ACTIONS_KEY)
             setup = {key: value for key, value in record.items() if key != engine.ACTIONS_KEY}
             imported = True
         else:
@@ -847,7 +785,7 @@ class Table:
                 for key, value in body.items()
                 if key not in ("kind", "game", engine.ACTIONS_KEY)
             )
-            steps = []
+            record_steps = []
             imported = False
         kind_adapter = adapter(kind)
         setup = kind_adapter.setup(setup, Setting(imported, hidden_deck, self.boards_dir))
@@ -873,8 +811,8 @@ class Table:
             dice_source=None,
         )
         game.states = [engine.new_game(setup)]
-        for obj in steps:
-            self._play(game, obj)
+        for obj in record_steps:
+            steps.play(game, obj)
         if hidden_deck and imported and kind_adapter.is_hidden(game):
             raise RecordError(
                 "record: this card game played on the panel is not over, and its record shows "
@@ -941,7 +879,7 @@ class Table:
         return self._view(game, viewer)
 
     def _act_step(self, game: Game, obj: JSON) -> None:
-        self._play(game, obj)
+        steps.play(game, obj)
         try:
             game.updated = self._db().append(
                 game.id,
@@ -951,7 +889,7 @@ class Table:
                 word=game.engine.STEP_WORD,
             )
         except StorageError:
-            self._unplay(game)
+            steps.unplay(game)
             raise
         game.version += 1
         if adapter(game.kind).ring_board:
@@ -1028,7 +966,7 @@ class Table:
         game.updated = self._db().remove_last(
             game.id, len(game.actions), game.version + 1, dice, source
         )
-        self._unplay(game)
+        steps.unplay(game)
         game.version += 1
         if kind_adapter.ring_board:
             game.dice, game.dice_source = dice, source

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.table.service import PAGE_SIZE, Table
+from companion.table.listing import PAGE_SIZE
+from companion.table.service import Table
 from tests.web.conftest import assert_error
 
 ICEHOUSE = {"game": "icehouse", "seats": ["Ann", "Bo"], "seed": 1, "picks": []}

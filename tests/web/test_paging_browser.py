@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.table.service import PAGE_SIZE
+from companion.table.listing import PAGE_SIZE
 from tests.web.browser import api, pair_owner, phone, serve_emulated, shot
 
 pytestmark = pytest.mark.browser

@@ -72,6 +72,8 @@ class BoxClock:
         self._known: bool | None = None
         self._asked = float("-inf")
         self.taken: Taken | None = None
+        self.corrected = 0
+        """How many games' stamps were corrected with the phone's difference."""
         self.started = wall()
         """The box's clock when this run began (stamps from then on may need correcting)."""
 
@@ -115,6 +117,8 @@ class BoxClock:
             return {"source": "network", "text": "the box's clock is synchronised"}
         taken = self.taken
         if taken is not None:
+            corrected = f"; the times of {self.corrected} game(s) stored before were corrected"
+            corrected *= bool(self.corrected)
             return {
                 "source": "phone",
                 "phone": taken.phone,
@@ -122,7 +126,7 @@ class BoxClock:
                 "text": (
                     f"taken from a phone ({taken.phone}) at {plain(taken.box_time + taken.offset)}"
                     f": the box's clock was {describe(taken.offset)}; it was never "
-                    "synchronised since boot"
+                    "synchronised since boot" + corrected
                 ),
             }
         said = "was never synchronised since boot" if synced is False else "cannot be checked"

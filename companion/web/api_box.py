@@ -16,10 +16,10 @@ A restore takes effect on the running server at once: the table closes its datab
 files are swapped (:func:`~companion.table.backup.restore_files`), the table opens them again
 and replays every game, and every phone is sent the new state (``Table.swap_data``).
 
-Every request may also: take the phone's time from ``X-Phone-Time`` while the box's clock was
-never synchronised (``companion.table.clock``; the stamps stored before are corrected then),
-and, when the app's ``ROLLING_BACKUPS`` is set (``mandala serve`` sets it), start the day's
-rolling backup when it is not made yet (in a thread of its own).
+Every request may take the phone's time from ``X-Phone-Time`` while the box's clock was never
+synchronised (``companion.table.clock``; the stamps stored before are corrected then). When
+the app's ``ROLLING_BACKUPS`` is set (``mandala serve`` sets it), a thread of its own makes
+the day's rolling backup as the server starts and looks again every hour.
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ import time
 from pathlib import Path
 from typing import Any, Final
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 from flask.blueprints import BlueprintSetupState
 
 from companion.table import backup, clock
 from companion.table.owner import phone_label
 from companion.table.schema import SCHEMA_VERSION
 from companion.table.store import DB_NAME
-from companion.web.context import json_body, table
+from companion.web.context import TABLE_KEY, json_body, table
 from companion.web.owner import owner_only, owner_token, owners
 from companion.web.security import takes_file
 
@@ -47,18 +47,13 @@ blueprint = Blueprint("api_box", __name__)
 
 RESTORE_MAX_BYTES: Final = 64 * 1024 * 1024
 """The largest backup file the panel takes (a box's data is a few megabytes)."""
-STATE_KEY: Final = "mandala.box"
 
 FILES_LOCK = threading.Lock()
 """Held while a backup reads the data directory or a restore changes it (never both)."""
 
 
-class BoxState:
-    """Per app: the day whose rolling backup was made (or is being made)."""
-
-    def __init__(self) -> None:
-        self.rolled_day: str | None = None
-        self.lock = threading.Lock()
+ROLL_EVERY_S: Final = 3600.0
+"""How often the rolling backup looks whether today's is made (a day's first is made then)."""
 
 
 @blueprint.record_once
@@ -66,7 +61,29 @@ def _setup(state: BlueprintSetupState) -> None:
     app = state.app
     given = app.config.get("BOX_CLOCK")
     clock.install(given if given is not None else clock.BoxClock(clock.system_synchronised))
-    app.extensions[STATE_KEY] = BoxState()
+    if app.config.get("ROLLING_BACKUPS"):
+        folder = Path(app.extensions[TABLE_KEY].data_dir)
+        roll(folder)  # before the first request: a box started today has today's backup
+        threading.Thread(target=keep_rolling, args=(folder,), name="backups", daemon=True).start()
+
+
+def roll(folder: Path) -> None:
+    """Make the day's rolling backup when there is none (a failure is logged, not raised)."""
+    try:
+        with FILES_LOCK:
+            made = backup.keep_daily(folder, clock.now())
+        if made is not None:
+            log.info("backup: made the rolling backup %s", made)
+    except (OSError, backup.BackupRefused) as error:
+        log.error("backup: the rolling backup could not be made: %s", error)
+
+
+def keep_rolling(folder: Path) -> None:
+    """Look for the day's rolling backup every hour, for ever (a daemon thread: a ring-board
+    game may be played all day with the box's buttons alone, no request coming)."""
+    while True:
+        time.sleep(ROLL_EVERY_S)
+        roll(folder)
 
 
 def data_dir() -> Path:
@@ -76,7 +93,6 @@ def data_dir() -> Path:
 @blueprint.before_app_request
 def _every_request() -> None:
     take_phone_time()
-    roll_daily()
 
 
 def take_phone_time() -> None:
@@ -89,31 +105,8 @@ def take_phone_time() -> None:
         return
     database = str(data_dir() / DB_NAME)
     corrected = table().swap_data(lambda: clock.correct_stamps(database, box.started, taken))
+    box.corrected = len(corrected)
     log.warning("clock: %s; %d game(s) corrected", box.source()["text"], len(corrected))
-
-
-def roll_daily() -> None:
-    """Start today's rolling backup in a thread of its own unless it was made already."""
-    if not current_app.config.get("ROLLING_BACKUPS"):
-        return
-    state: BoxState = current_app.extensions[STATE_KEY]
-    day = time.strftime("%Y-%m-%d", time.gmtime(clock.now()))
-    with state.lock:
-        if state.rolled_day == day:
-            return
-        state.rolled_day = day
-    folder = data_dir()
-
-    def make() -> None:
-        try:
-            with FILES_LOCK:
-                made = backup.keep_daily(folder, clock.now())
-            if made is not None:
-                log.info("backup: made the rolling backup %s", made)
-        except (OSError, backup.BackupRefused) as error:
-            log.error("backup: the rolling backup could not be made: %s", error)
-
-    threading.Thread(target=make, name="rolling-backup", daemon=True).start()
 
 
 @blueprint.get("/box")

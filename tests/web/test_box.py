@@ -270,6 +270,7 @@ def test_an_unsynchronised_box_takes_the_phones_time_and_corrects_its_games(
     assert abs(created_of(client, game_id) - (time.time() + 3 * HOUR)) < 60
     source = client.get("/api/box").get_json()["time"]
     assert source["source"] == "phone" and "was 3 h behind" in source["text"]
+    assert source["text"].endswith("; the times of 1 game(s) stored before were corrected")
     later = client.post("/api/games", json=game()).get_json()["id"]  # stamped with its time
     assert abs(created_of(client, later) - (time.time() + 3 * HOUR)) < 60
     client.get("/api/games", headers={clock.HEADER: str(int((phone + HOUR) * 1000))})
@@ -283,3 +284,15 @@ def test_a_synchronised_box_never_takes_a_phones_time(table: Table, data_dir: Pa
     client.get("/api/games", headers=headers)
     assert abs(created_of(client, game_id) - time.time()) < 60
     assert client.get("/api/box").get_json()["time"]["source"] == "network"
+
+
+def test_a_server_with_rolling_backups_has_todays_as_it_starts(
+    table: Table, data_dir: Path
+) -> None:
+    table.create_game(game())
+    create_app({"BOARDS_DIR": data_dir / "boards", "ROLLING_BACKUPS": True}, table=table)
+    day = time.strftime("%Y-%m-%d", time.gmtime())
+    kept = [k.name for k in backup.kept_backups(data_dir)]
+    assert kept == [f"daily-{day}{backup.SUFFIX}"]
+    create_app({"BOARDS_DIR": data_dir / "boards"}, table=table)  # the tests' apps: none
+    assert [k.name for k in backup.kept_backups(data_dir)] == kept

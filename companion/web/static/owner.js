@@ -12,7 +12,7 @@
 
   /* Like Panel.api, but the answer (or the refusal) is said next to the control. */
   async function call(method, url, body) {
-    const options = { method, headers: { Accept: "application/json" } };
+    const options = { method, headers: { Accept: "application/json", ...Panel.phoneTime() } };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);

@@ -32,12 +32,9 @@ from companion.games.base import (
     as_bool,
     as_dict,
     as_int,
-    as_list,
-    as_str,
-    get,
 )
-from companion.table import clock, leds, listing, live, steps
-from companion.table.adapters import Adapter, Result, Setting, adapter
+from companion.table import clock, create, leds, listing, live, steps
+from companion.table.adapters import Adapter, Result, adapter
 from companion.table.cards_companion import CompanionSeats
 from companion.table.computer import ComputerSeats
 from companion.table.computer import hints as advisor_hints
@@ -767,61 +764,16 @@ class Table:
         return listing.known_colours(self._games.values())
 
     def _create(self, body: JSON, hidden_deck: bool = False) -> dict[str, JSON]:
-        body = as_dict(body, "request body")
-        actions: list[JSON] = []
-        if "record" in body:
-            record = as_dict(body["record"], "record")
-            kind = as_str(get(record, "game", "record"), "game")
-            engine = self._engines(kind)
-            record_steps = as_list(get(record, engine.ACTIONS_KEY, "record"), engine.ACTIONS_KEY)
-            setup = {key: value for key, value in record.items() if key != engine.ACTIONS_KEY}
-            imported = True
-        else:
-            kind = as_str(get(body, "kind"), "kind")
-            engine = self._engines(kind)
-            setup = {"game": kind}
-            setup.update(
-                (key, value)
-                for key, value in body.items()
-                if key not in ("kind", "game", engine.ACTIONS_KEY)
-            )
-            record_steps = []
-            imported = False
-        kind_adapter = adapter(kind)
-        setup = kind_adapter.setup(setup, Setting(imported, hidden_deck, self.boards_dir))
-        setup = {"game": kind, **engine.export_setup(setup)}
-        kind_adapter.check_setup(setup)
-        seed = kind_adapter.seed(setup)
-        now = clock.now()
         game_id = secrets.token_hex(4)
         while game_id in self._games:
             game_id = secrets.token_hex(4)
-        row = GameRow(game_id, kind, setup, 1, now, now, seed, 0, None, None)
-        game = Game(
-            id=game_id,
-            kind=kind,
-            engine=engine,
-            setup=setup,
-            version=1,
-            created=now,
-            updated=now,
-            seed=seed,
-            rolls=0,
-            dice=None,
-            dice_source=None,
-        )
-        game.states = [engine.new_game(setup)]
-        for obj in record_steps:
-            steps.play(game, obj)
-        if hidden_deck and imported and kind_adapter.is_hidden(game):
-            raise RecordError(
-                "record: this card game played on the panel is not over, and its record shows "
-                "the deck and every hand; import it once the game is over"
-            )
+        request = create.Request(body, self._engines, self.boards_dir, hidden_deck)
+        made = create.new_game(request, game_id, clock.now())
+        game, imported, kind_adapter = made.game, made.imported, adapter(made.game.kind)
         actions = list(game.actions)
         host, digests = kind_adapter.host_tokens(game.state)
         store = self._db()
-        store.add_game(row, game.seat_names(), actions, tokens=digests)
+        store.add_game(made.row, game.seat_names(), actions, tokens=digests)
         self._games[game_id] = game
         self._tokens[game_id] = GameTokens(dict(digests))
         if kind_adapter.ring_board:

@@ -105,6 +105,12 @@ class Adapter:
         :raises RecordError: naming the key.
         """
 
+    def check_import(self, game: Game) -> None:
+        """Refuse to import, from the panel, a record that shows what the game hides (none).
+
+        :raises RecordError: saying when it may be imported.
+        """
+
     def seed(self, setup: Mapping[str, JSON]) -> int:
         """Return the seed of the game's dice rolls (random unless the kind keeps its own)."""
         return secrets.randbelow(2**31)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.games import cards
-from companion.games.base import JSON, Engine
+from companion.games.base import JSON, Engine, RecordError
 from companion.table import cards_view
 from companion.table.adapters.base import Adapter, Form, Setting
 from companion.table.cards_companion import COMPANION, CardsEngine, CompanionSeats, engine_setup
@@ -41,6 +41,14 @@ class CardsAdapter(Adapter):
         if setting.hidden_deck:
             cards_view.refuse_chosen_deck(setup)
         return cards_view.new_setup(setup)
+
+    def check_import(self, game: Game) -> None:
+        """A game played on the panel imports once it is over (its record shows every hand)."""
+        if self.is_hidden(game):
+            raise RecordError(
+                "record: this card game played on the panel is not over, and its record shows "
+                "the deck and every hand; import it once the game is over"
+            )
 
     def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[str]]:
         """Apply the action; its notes say what happened (draws as counts, in play mode)."""

@@ -207,8 +207,11 @@ class Table:
         sent the new state. The files ``change`` leaves are opened even when it raises."""
 
         def swap() -> T:
-            self._db().close()
+            store = self._db()
+            store.close()
             self._store = None
+            # The old file's warnings (a damaged one kept aside) go with it.
+            self.warnings = [text for text in self.warnings if text not in store.warnings]
             try:
                 return change()
             finally:

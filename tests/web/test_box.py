@@ -294,3 +294,37 @@ def test_a_server_with_rolling_backups_has_todays_as_it_starts(
     day = time.strftime("%Y-%m-%d", time.gmtime())
     kept = [k.name for k in backup.kept_backups(data_dir)]
     assert kept == [f"daily-{day}{backup.SUFFIX}"]
+
+
+def test_a_damaged_database_is_brought_back_from_the_rolling_backup(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with Table(data) as before:
+        game_id = str(before.create_game(game())["id"])
+        record = before.export(game_id)
+    assert backup.keep_daily(data) is not None
+    (data / DB_NAME).write_bytes(b"these are not the pages you are looking for" * 200)
+    with Table(data) as damaged:  # the damaged file is kept aside, an empty one started
+        client = create_app({}, table=damaged).test_client()
+        assert ids(client) == []
+        assert len(client.get("/api/damaged").get_json()["damaged"]) == 1
+        pair_owner(client, data)
+        (kept,) = client.get("/api/box/backups").get_json()["backups"]
+        answer = client.post(f"/api/box/backups/{kept['name']}/restore", json={})
+        assert answer.status_code == 200, answer.get_json()
+        assert ids(client) == [game_id]
+        assert damaged.export(game_id) == record
+        assert client.get("/api/damaged").get_json() == {"damaged": []}
+        assert not any("was damaged" in text for text in damaged.status()["warnings"])
+
+
+def test_a_restore_with_the_ring_board_attached_guides_the_rings_back(
+    emulated_client: FlaskClient, emulated_owner: str
+) -> None:
+    client = emulated_client
+    game_id = client.post("/api/games", json=game()).get_json()["id"]
+    data = download(client)
+    assert client.post("/api/box/restore", data=data).status_code == 200
+    state = client.get(f"/api/games/{game_id}").get_json()["state"]
+    assert state["on_board"] is True
+    assert state["resync"] is not None  # as after a restart: the rings may have moved
+    assert client.get("/api/board").status_code == 200

@@ -41,13 +41,16 @@ class State:
 
 
 def new_game(setup: Mapping[str, JSON]) -> State:
-    """Two or more named seats and a heap of 1..100 stones (7 when not given)."""
-    check_keys(setup, "", ("game", "seats"), ("heap", ACTIONS_KEY))
+    """Two or more named seats and a heap of 1..100 stones (given, or 5..15 picked by the
+    ``seed``, or 7)."""
+    check_keys(setup, "", ("game", "seats"), ("heap", "seed", ACTIONS_KEY))
     seats = as_list(get(setup, "seats"), "seats")
     if len(seats) < 2:
         raise RecordError(f"seats: Nim takes at least 2 seats, got {len(seats)}")
     names = tuple(as_str(seat, join("seats", i)) for i, seat in enumerate(seats))
-    heap = as_int(setup.get("heap", DEFAULT_HEAP), "heap", 1, 100)
+    seed = setup.get("seed")
+    picked = DEFAULT_HEAP if seed is None else 5 + as_int(seed, "seed", 0) % 11
+    heap = as_int(setup.get("heap", picked), "heap", 1, 100)
     return State(names, heap, (0,) * len(names), 0)
 
 

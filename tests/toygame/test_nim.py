@@ -13,40 +13,15 @@ import json
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from companion import games
 from companion.games.base import replay
-from companion.table import Table, adapters
-from companion.table.adapters import Adapter, Form
 from tests.conftest import run_cli
 from tests.toygame import nim
-from tests.web.conftest import is_error_format, serving
+from tests.web.conftest import is_error_format
 from tests.web.test_events import stream
 
 NEW_NIM = {"kind": "nim", "seats": ["Ann", "Bo"], "heap": 5}
-
-
-@pytest.fixture
-def nim_registered() -> Iterator[None]:
-    """Nim in the engine and adapter registries for one test (then gone again)."""
-    games.register(nim.KIND, "tests.toygame.nim")
-    adapters.register(Adapter(nim.KIND, "Nim", Form(seats=[2, 4])))
-    yield
-    del games.ENGINES[nim.KIND]
-    del adapters.ADAPTERS[nim.KIND]
-
-
-@pytest.fixture
-def panel(nim_registered: None, tmp_path: Path) -> Iterator[str]:
-    data = tmp_path / "data"
-    with Table(data, None, data / "boards") as table:
-        config = {"BOARDS_DIR": data / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}
-        yield from serving(table, config)
 
 
 def call(base: str, method: str, path: str, body: object = None) -> tuple[int, Any, bytes]:

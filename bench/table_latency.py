@@ -117,7 +117,7 @@ def percentiles(samples: list[float]) -> str:
 def preview_latency(turns: int) -> None:
     with tempfile.TemporaryDirectory() as folder, Table(Path(folder), opener(60_000)) as table:
         table.create_game(dict(SETUP))
-        turner = table.hardware.turner
+        turner = table.ring_board.turner()
         subscription = table.subscribe()
         items = listen(subscription)
         board: list[float] = []
@@ -145,7 +145,7 @@ def preview_latency(turns: int) -> None:
 def settle_latency(turns: int, settle_ms: int) -> None:
     with tempfile.TemporaryDirectory() as folder, Table(Path(folder), opener(settle_ms)) as table:
         table.create_game(dict(SETUP))
-        turner = table.hardware.turner
+        turner = table.ring_board.turner()
         subscription = table.subscribe()
         items = listen(subscription)
         late: list[float] = []

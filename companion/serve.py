@@ -12,7 +12,6 @@ import gc
 import logging
 import socket
 import sqlite3
-from collections.abc import Callable
 from typing import Any, TextIO
 
 from companion.config import ServeOptions, choose_backend, is_raspberry_pi, load_maps
@@ -119,6 +118,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     from companion.doctor import logbuffer
     from companion.doctor.panel import PanelDoctor
     from companion.table import Table
+    from companion.table.board_parts import BoardHardware, ButtonReporter, RingReporter
     from companion.table.errors import StorageError
     from companion.web import create_app
     from firmware import HardwareError
@@ -135,11 +135,12 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         raise RecordError(f"data: cannot use {data}: {error.strerror or error}") from None
 
     def open_hardware(
-        report_ring: Callable[[Any], None],
-        report_button: Callable[[str], None],
+        report_ring: RingReporter,
+        report_button: ButtonReporter,
         spokes: int,
         offsets: list[int] | None,
-    ) -> Any:
+    ) -> BoardHardware:
+        # Typed with the table's protocols: mypy proves the firmware's parts fit them.
         emulate = backend == "mock"
         return Hardware.open(
             pin_map,

@@ -21,7 +21,6 @@ from companion.doctor.checks import (
     check_database,
     run_checks,
 )
-from companion.doctor.guided import role_pixels
 from companion.doctor.logbuffer import LogBuffer
 from companion.doctor.probes import (
     HostDisk,
@@ -31,6 +30,7 @@ from companion.doctor.probes import (
     running_probes,
 )
 from companion.games.base import JSON
+from companion.table.guided import role_pixels
 from companion.table.schema import SCHEMA_VERSION
 from companion.table.store import DB_NAME
 from firmware.maps import LED_ROLES

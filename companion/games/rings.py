@@ -820,6 +820,19 @@ def _check_dice(state: State, dice: Mapping[str, int]) -> None:
             )
 
 
+def parse_dice(state: State, value: JSON) -> dict[str, int]:
+    """Read a roll of the five dice entered on their own (the live ring-board step).
+
+    The same checks as the dice of a turn: the shape here, the faces by the rules.
+
+    :raises RecordError: naming the key, e.g. ``dice.blue: missing key``.
+    :raises IllegalAction: a value that is not a face of this board's dice.
+    """
+    dice = _parse_dice(value)
+    _check_dice(state, dice)
+    return dice
+
+
 def _turned_offsets(state: State, turn: Turn) -> tuple[int, ...]:
     """Check a turn's dice and rotations against section 3.2; return the new offsets."""
     if state.to_move is None:

@@ -43,17 +43,14 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.games import cards
 from companion.games.base import JSON, MandalaError, RecordError, as_str, check_keys, join
 from companion.players import cards as players
 from companion.table.errors import Forbidden, TableError
+from companion.table.game import Game, SeatHost
 from companion.table.seats import Viewer
-
-if TYPE_CHECKING:
-    from companion.table.game import Game
-    from companion.table.service import Table
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +185,7 @@ class CardsEngine:
 
 
 @dataclass
-class Plan:
+class CardPlan:
     """One decision of the companion in progress (owned by the table thread)."""
 
     game_id: str
@@ -202,9 +199,9 @@ class CompanionSeats:
     """The companion's seats of every card game here; every method runs on the table thread
     except the worker's :meth:`_think`, which gets a seat view and posts back."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: SeatHost) -> None:
         self.table = table
-        self.plans: dict[str, Plan] = {}
+        self.plans: dict[str, CardPlan] = {}
         self.budget_ms = players.DEFAULT_BUDGET_MS
         self.pause_ms = DEFAULT_PAUSE_MS
         self.decide: Decide = players.decide
@@ -221,12 +218,13 @@ class CompanionSeats:
     def tick(self) -> None:
         """Start a decision for every companion seat that must act and has none under way;
         drop decisions whose game changed or went away."""
-        games = self.table._games
-        for game_id in [g for g in self.plans if g not in games]:
+        games = self.table.games()
+        here = {game.id for game in games}
+        for game_id in [g for g in self.plans if g not in here]:
             self._drop(game_id)
-        for game_id in [g for g in self._said if g not in games]:
+        for game_id in [g for g in self._said if g not in here]:
             del self._said[game_id]
-        for game in games.values():
+        for game in games:
             if game.kind != cards.KIND or game.error is not None:
                 continue
             companion = companion_of(game.setup)
@@ -250,7 +248,7 @@ class CompanionSeats:
             for before, obj in zip(game.states, game.actions, strict=False)
         ]
         view = players.view_of_game(game.states[0], steps, companion.seat)
-        plan = Plan(game.id, game.version, companion)
+        plan = CardPlan(game.id, game.version, companion)
         self.plans[game.id] = plan
         # Its own generator, from the system's entropy: nothing of the game's seed (the deck).
         rng = random.Random(secrets.randbits(64))
@@ -258,9 +256,9 @@ class CompanionSeats:
             target=self._think, args=(plan, view, rng), name="cards-companion", daemon=True
         )
         worker.start()
-        self.table._changed(game)
+        self.table.changed(game)
 
-    def _think(self, plan: Plan, view: players.SeatView, rng: random.Random) -> None:
+    def _think(self, plan: CardPlan, view: players.SeatView, rng: random.Random) -> None:
         """The worker: decide from the view, let the pause run out, post the action."""
         started = time.monotonic()
         level: Any = plan.companion.level
@@ -277,25 +275,25 @@ class CompanionSeats:
 
     def _post(self, function: Callable[[], None]) -> None:
         with contextlib.suppress(TableError):  # the table is stopping: the decision goes too
-            self.table._call(function)
+            self.table.call(function)
 
-    def _failed(self, plan: Plan, reason: str) -> None:
+    def _failed(self, plan: CardPlan, reason: str) -> None:
         if self.plans.get(plan.game_id) is not plan:
             return
         log.error("game %s: the companion could not decide: %s", plan.game_id, reason)
         plan.error = "the companion could not decide its action"
         self._publish(plan.game_id)
 
-    def _chosen(self, plan: Plan, action: cards.Action) -> None:
+    def _chosen(self, plan: CardPlan, action: cards.Action) -> None:
         if self.plans.get(plan.game_id) is not plan:
             return
-        game = self.table._games.get(plan.game_id)
+        game = self.table.game(plan.game_id)
         if game is None or game.version != plan.version:
             self._drop(plan.game_id)
             return
         del self.plans[plan.game_id]  # the state published after the action shows no decision
         try:
-            self.table._act(game.id, plan.version, cards.action_to_json(action), COMPANION)
+            self.table.act(game.id, plan.version, cards.action_to_json(action), COMPANION)
         except MandalaError as error:
             # The reason may name the companion's cards: it goes to the log, not the panel.
             log.error("game %s: the companion's action %s failed: %s", game.id, action, error)
@@ -304,9 +302,9 @@ class CompanionSeats:
             self._publish(game.id)
 
     def _publish(self, game_id: str) -> None:
-        game = self.table._games.get(game_id)
+        game = self.table.game(game_id)
         if game is not None:
-            self.table._changed(game)
+            self.table.changed(game)
 
     # What the table and the panel ask ------------------------------------------------------
 

@@ -15,7 +15,7 @@ When the game on the board has a computer seat to move, :class:`ComputerSeats` (
    choice back through the table's queue;
 3. announces them on the panel ("turn ring 5 two slots clockwise") and on the LEDs (the spoke
    pixels chase round the rim in the direction to turn, in the ring's die colour:
-   :class:`companion.table.leds.Chase`);
+   :class:`companion.table.led_scenes.Chase`);
 4. in emulation turns the emulated rings itself through the firmware's ring turner (the
    same path as the panel's emulator buttons); at a real board it waits for the table;
 5. once the sensed rings stand, settled, where it announced, confirms the turn like the
@@ -30,19 +30,18 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion.games.base import JSON, MandalaError, RecordError, as_bool, as_str, join
-from companion.games.rings import COLOURS, Rotation
+from companion.games.rings import COLOURS, Rotation, State
 from companion.players import rings as players
-from companion.table import leds, live
+from companion.table import led_scenes, live
+from companion.table.board_parts import TurnerLike
 from companion.table.errors import Conflict, TableError
-
-if TYPE_CHECKING:
-    from companion.table.game import Game
-    from companion.table.service import Table
+from companion.table.game import Game, SeatHost
+from companion.table.ringboard import RingBoard
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +116,7 @@ def rotation_words(rotation: Rotation) -> str:
     return f"turn ring {rotation.ring} {word} slot{'s' * (count != 1)} {way}"
 
 
-def in_dice_order(state: Any, rotations: Sequence[Rotation]) -> list[Rotation]:
+def in_dice_order(state: State, rotations: Sequence[Rotation]) -> list[Rotation]:
     """The rotations in the order of the dice colours (then ring), as the panel lists them."""
     colours = [ring.colour for ring in state.board.rings]
     return sorted(rotations, key=lambda r: (COLOURS.index(colours[r.ring]), r.ring))
@@ -128,8 +127,22 @@ def dice_words(dice: Mapping[str, int]) -> str:
     return ", ".join(f"{colour} {dice[colour]}" for colour in COLOURS)
 
 
+class RingSeatHost(SeatHost, Protocol):
+    """What the computer seats use of the table besides :class:`SeatHost`: the ring board
+    and the game on it."""
+
+    @property
+    def ring_board(self) -> RingBoard:
+        """The ring board's live part (table thread)."""
+        ...
+
+    def board_game(self) -> Game | None:
+        """The ring-board game on the board, if any (table thread)."""
+        ...
+
+
 @dataclass
-class Plan:
+class RingPlan:
     """A computer seat's turn in progress (owned by the table thread)."""
 
     game_id: str
@@ -159,9 +172,9 @@ class ComputerSeats:
     """The computer seats of the game on the board; every method runs on the table thread
     except the worker's :meth:`_think` (which only reads a frozen state and posts back)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: RingSeatHost) -> None:
         self.table = table
-        self.plan: Plan | None = None
+        self.plan: RingPlan | None = None
         self.paused: set[str] = set()
         self.last: dict[str, dict[str, JSON]] = {}
         self.turn_pause_s = TURN_PAUSE_S
@@ -173,7 +186,7 @@ class ComputerSeats:
         """Start, follow or finish the turn of a computer seat on the board (after every
         command the table thread applies)."""
         table = self.table
-        game = table._games.get(table._active) if table._active else None
+        game = table.board_game()
         if game is None or game.error is not None or game.kind != "rings":
             self._cancel()
             return
@@ -195,7 +208,7 @@ class ComputerSeats:
             self._cancel()
             plan = None
         if plan is None:
-            if game.id not in self.paused and table._resync is None:
+            if game.id not in self.paused and table.ring_board.resync is None:
                 assert seat is not None
                 self._start(game, seat, settings[seat].name, level)
         elif plan.rotations is not None and plan.error is None:
@@ -209,10 +222,10 @@ class ComputerSeats:
     def _start(self, game: Game, seat: int, name: str, level: str) -> None:
         table = self.table
         if game.dice is None:
-            table._act(game.id, None, {"roll": True})  # the seat rolls its own dice
+            table.act(game.id, game.version, {"roll": True})  # the seat rolls its own dice
         assert game.dice is not None
         state = game.state
-        plan = Plan(
+        plan = RingPlan(
             game_id=game.id,
             turn=len(game.actions),
             seat=seat,
@@ -223,7 +236,7 @@ class ComputerSeats:
             spokes=int(state.board.spokes),
         )
         self.plan = plan
-        hardware = table.hardware
+        hardware = table.ring_board.hardware
         turner = hardware.turner if hardware is not None and hardware.emulated else None
         rng = random.Random(f"{game.seed}:computer:{plan.turn}")
         worker = threading.Thread(
@@ -233,9 +246,11 @@ class ComputerSeats:
             daemon=True,
         )
         worker.start()
-        table._changed(game)
+        table.changed(game)
 
-    def _think(self, plan: Plan, state: Any, rng: random.Random, turner: Any) -> None:
+    def _think(
+        self, plan: RingPlan, state: State, rng: random.Random, turner: TurnerLike | None
+    ) -> None:
         """The worker: choose (off the table thread), post the choice, turn emulated rings."""
         try:
             level: Any = plan.level
@@ -248,44 +263,44 @@ class ComputerSeats:
             return
         if turner is None or plan.cancelled.wait(self.turn_pause_s):
             return
-        pin_map = self.table.hardware.pin_map if self.table.hardware is not None else None
+        board = self.table.ring_board
         for number, rotation in enumerate(in_dice_order(state, rotations)):
             if plan.cancelled.is_set() or (number and plan.cancelled.wait(RING_PAUSE_S)):
                 return
-            per_slot = pin_map.rings[rotation.ring].detents_per_slot if pin_map else 1
+            per_slot = board.detents_per_slot(rotation.ring)
             turner.turn(rotation.ring, rotation.steps * per_slot)
 
-    def _post(self, function: Any) -> bool:
+    def _post(self, function: Callable[[], None]) -> bool:
         """Run ``function`` on the table thread; False when the table is stopping."""
         try:
-            self.table._call(function)
+            self.table.call(function)
         except TableError:
             return False
         return True
 
-    def _failed(self, plan: Plan, reason: str) -> None:
+    def _failed(self, plan: RingPlan, reason: str) -> None:
         if self.plan is plan:
             plan.error = f"the computer seat could not choose: {reason}"
             log.error("game %s: %s", plan.game_id, plan.error)
             self._publish(plan.game_id)
 
-    def _chosen(self, plan: Plan, rotations: tuple[Rotation, ...]) -> None:
+    def _chosen(self, plan: RingPlan, rotations: tuple[Rotation, ...]) -> None:
         if self.plan is not plan:
             return
         plan.rotations = tuple(rotations)
-        game = self.table._games.get(plan.game_id)
+        game = self.table.game(plan.game_id)
         if game is None:
             return
-        if self.table.hardware is None:
+        if self.table.ring_board.hardware is None:
             # No ring board: the seat's turn goes straight into the journal.
             turn = {"dice": plan.dice, "rotations": [_rotation_json(r) for r in rotations]}
             self._act(game, turn)
             return
         self._publish(plan.game_id)
 
-    def _confirm_when_turned(self, game: Game, plan: Plan) -> None:
-        turn = self.table._live
-        sensed = [ring.offset for ring in self.table._sense]
+    def _confirm_when_turned(self, game: Game, plan: RingPlan) -> None:
+        turn = self.table.ring_board.live
+        sensed = [ring.offset for ring in self.table.ring_board.sense]
         if turn is None or not turn.can_confirm or sensed != plan.targets():
             return
         self._act(game, {"confirm": True})
@@ -295,7 +310,7 @@ class ComputerSeats:
         assert plan is not None and plan.rotations is not None
         announced = self._announcement(game, plan)
         try:
-            self.table._act(game.id, None, action)
+            self.table.act(game.id, game.version, action)
         except MandalaError as error:
             plan.error = f"the computer seat could not play its turn: {error}"
             log.error("game %s: %s", game.id, plan.error)
@@ -304,12 +319,12 @@ class ComputerSeats:
         self.last[game.id] = {**announced, "stage": "played", "turn": plan.turn + 1}
         plan.cancelled.set()  # the worker turns no ring for a turn that is over
         self.plan = None
-        self.table._changed(game)
+        self.table.changed(game)
 
     def _publish(self, game_id: str) -> None:
-        game = self.table._games.get(game_id)
+        game = self.table.game(game_id)
         if game is not None:
-            self.table._changed(game)
+            self.table.changed(game)
 
     # What the panel and the LEDs show ------------------------------------------------------
 
@@ -329,9 +344,9 @@ class ComputerSeats:
             return None
         return str(settings[seat].name)
 
-    def _announcement(self, game: Game, plan: Plan) -> dict[str, JSON]:
+    def _announcement(self, game: Game, plan: RingPlan) -> dict[str, JSON]:
         rings: list[dict[str, JSON]] = []
-        sense = self.table._sense
+        sense = self.table.ring_board.sense
         for rotation in in_dice_order(game.state, plan.rotations or ()):
             target = plan.target(rotation.ring)
             there = rotation.ring < len(sense) and sense[rotation.ring].offset == target
@@ -378,12 +393,12 @@ class ComputerSeats:
             "computer_waiting": waiting,
         }
 
-    def chase(self, game: Game) -> leds.Chase | None:
+    def chase(self, game: Game) -> led_scenes.Chase | None:
         """The LED chase for the first announced ring not yet where it must go, if any."""
         plan = self.plan
         if plan is None or plan.game_id != game.id or plan.rotations is None:
             return None
-        sense = self.table._sense
+        sense = self.table.ring_board.sense
         colours = [ring.colour for ring in game.state.board.rings]
         for rotation in in_dice_order(game.state, plan.rotations):
             ring = rotation.ring
@@ -397,7 +412,7 @@ class ComputerSeats:
             else:
                 remaining = live.signed_steps(plan.target(ring) - now, plan.spokes)
                 direction = 1 if remaining >= 0 else -1
-            return leds.Chase(ring, direction, colours[ring])
+            return led_scenes.Chase(ring, direction, colours[ring])
         return None
 
 
@@ -405,7 +420,7 @@ def _rotation_json(rotation: Rotation) -> dict[str, JSON]:
     return {"ring": rotation.ring, "steps": rotation.steps}
 
 
-def hints(table: Table, game_id: str, top: int = 3) -> dict[str, JSON]:
+def hints(table: SeatHost, game_id: str, top: int = 3) -> dict[str, JSON]:
     """The advisor's best ``top`` options for the roll on the table (computed on the
     caller's thread from a frozen snapshot, so the table thread never waits for it).
 
@@ -413,15 +428,15 @@ def hints(table: Table, game_id: str, top: int = 3) -> dict[str, JSON]:
         or the game is over.
     """
 
-    def snapshot() -> tuple[Any, dict[str, int] | None, str]:
-        game = table._find(game_id)
+    def snapshot() -> tuple[State, dict[str, int] | None, str]:
+        game = table.find(game_id)
         if game.kind != "rings" or game.error is not None:
             raise Conflict(f"game {game.id} is not a ring-board game: no hints")
         if game.over:
             raise Conflict("the game is over")
         return game.state, game.dice, str(game.state.seats[game.state.to_move].name)
 
-    state, dice, seat = table._call(snapshot)
+    state, dice, seat = table.call(snapshot)
     if dice is None:
         raise Conflict("enter or roll the dice first: the hints are for the roll on the table")
     options = players.advise(state, dice, top)

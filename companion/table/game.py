@@ -1,16 +1,21 @@
 """The :class:`Game` as the table thread keeps it: its journal, its states and their notes.
 
 The table (``companion.table.service``) owns every ``Game``; the adapters
-(``companion.table.adapters``) and the computer seats read them on the table thread.
+(``companion.table.adapters``) and the computer seats read them on the table thread;
+:class:`SeatHost` is what those seats use of the table (public methods only).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from companion.games.base import JSON, Engine
+from companion.table.seats import Viewer
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -59,3 +64,38 @@ class Game:
 def iso(stamp: float) -> str:
     """A time as ISO 8601 in UTC to the second."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))
+
+
+class SeatHost(Protocol):
+    """What the seats the companion plays (``computer``, ``cards_companion``) use of the
+    table: its public methods only (``companion.table.service.Table`` has them)."""
+
+    def call(self, function: Callable[[], T]) -> T:
+        """Run ``function`` on the table thread (from any thread)."""
+        ...
+
+    def find(self, game_id: str) -> Game:
+        """The game ``game_id`` (table thread). :raises NotFound: no such game."""
+        ...
+
+    def game(self, game_id: str) -> Game | None:
+        """The game ``game_id``, or ``None`` when it went (table thread)."""
+        ...
+
+    def games(self) -> list[Game]:
+        """Every game here (table thread)."""
+        ...
+
+    def act(
+        self,
+        game_id: str,
+        version: int,
+        action: dict[str, JSON],
+        viewer: Viewer | None = None,
+    ) -> dict[str, JSON]:
+        """Apply one step as ``viewer`` (the same path as a phone's)."""
+        ...
+
+    def changed(self, game: Game) -> None:
+        """Tell the panel that ``game`` changed (table thread)."""
+        ...

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
-from companion.doctor.guided import RGB, RingTest, chase_frame, role_frame
 from companion.games.base import JSON
-from firmware.maps import LED_ROLES
+from companion.table.board_parts import RingReportLike
+from companion.table.guided import LED_ROLES, RingTest, chase_frame, role_frame
+from companion.table.led_scenes import RGB, LedMapLike
 
 __all__ = ["LED_ROLES", "LED_SHOWS", "LED_TEST_HOLD_S", "HealthDesk", "RingTest"]
 
@@ -55,14 +56,14 @@ class HealthDesk:
 
     # The ring test ------------------------------------------------------------------------
 
-    def take_report(self, report: Any) -> None:
+    def take_report(self, report: RingReportLike) -> None:
         """Pass a ring report on to a running ring test."""
         if self.ring_test is not None:
             self.ring_test.take(report)
 
     # The LED test -------------------------------------------------------------------------
 
-    def show_role(self, led_map: Any, count: int, role: str) -> list[RGB]:
+    def show_role(self, led_map: LedMapLike, count: int, role: str) -> list[RGB]:
         """Hold the frame lighting ``role``'s pixels (see :func:`role_frame`)."""
         frame = role_frame(led_map, count, role)
         self._hold(frame, {"show": role})

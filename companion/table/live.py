@@ -13,9 +13,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-JSON = Any
+from companion.games import rings
+from companion.games.base import JSON
 
 ResyncReason = Literal["restart", "undo", "resume", "import", "new"]
 
@@ -114,7 +115,7 @@ def resync_complete(resync: Resync, sense: Sequence[RingSense]) -> bool:
     )
 
 
-def at_offsets(state: Any, offsets: Sequence[int]) -> Any:
+def at_offsets(state: rings.State, offsets: Sequence[int]) -> rings.State:
     """The game's state with the rings turned to ``offsets`` (pegs ride their rings)."""
     return dataclasses.replace(state, offsets=tuple(offsets))
 
@@ -150,7 +151,7 @@ class LiveTurn:
         }
 
 
-def event_spoke(event: Any) -> int | None:
+def event_spoke(event: rings.Event) -> int | None:
     """The spoke an event happens on: where a peg ends (advance, snipe, entry) or where it
     entered Central Control (centre); None for events off the board (win)."""
     cell = event.start if event.kind == "centre" else event.end
@@ -160,15 +161,14 @@ def event_spoke(event: Any) -> int | None:
 
 
 def live_turn(
-    rings: Any,
-    state: Any,
+    state: rings.State,
     dice: Mapping[str, int] | None,
     sense: Sequence[RingSense],
     resync: Resync | None,
 ) -> LiveTurn:
     """Match the sensed rings against the game at the turn's start and the dice.
 
-    ``rings`` is the rings engine module; ``state`` the game's state at the turn's start.
+    ``state`` is the game's state at the turn's start.
     """
     spokes = int(state.board.spokes)
     offsets = [ring.offset for ring in sense]
@@ -225,7 +225,7 @@ def live_turn(
             elif event.kind in ("advance", "centre", "entry"):
                 advance.add(spoke)
         paths = frozenset(int(s) for s in rings.open_paths(at_offsets(state, offsets)))
-    blocked = confirm_blocker(state, dice, sense, resync, explanation, over, rings)
+    blocked = confirm_blocker(dice, sense, resync, explanation, over)
     return LiveTurn(
         dice=dict(dice) if dice is not None else None,
         dice_status=dice_status,
@@ -241,14 +241,12 @@ def live_turn(
     )
 
 
-def confirm_blocker(  # noqa: PLR0917
-    state: Any,
+def confirm_blocker(
     dice: Mapping[str, int] | None,
     sense: Sequence[RingSense],
     resync: Resync | None,
-    explanation: Any,
+    explanation: rings.Explanation | None,
     over: bool,
-    rings: Any,
 ) -> str | None:
     """Say why the turn cannot be confirmed now, or None when it can."""
     if over:
@@ -267,26 +265,3 @@ def confirm_blocker(  # noqa: PLR0917
         reason = None if explanation is None else explanation.reason
         return reason or "the rings do not match the dice"
     return None
-
-
-def parse_dice(rings: Any, state: Any, value: JSON) -> dict[str, int]:
-    """Check a dice object the way a turn of the record does (five colours, board faces).
-
-    :raises RecordError: naming the colour, e.g. ``dice.red: 7 is not a face of the dice``.
-    """
-    from companion.games.base import RecordError, as_dict, as_int, check_keys, join
-
-    where = "dice"
-    obj = as_dict(value, where)
-    check_keys(obj, where, list(rings.COLOURS))
-    faces = sorted({int(face) for face in state.board.dice})
-    dice: dict[str, int] = {}
-    for colour in rings.COLOURS:
-        number = as_int(obj[colour], join(where, colour))
-        if number not in faces:
-            raise RecordError(
-                f"{join(where, colour)}: {number} is not a face of the dice "
-                f"({', '.join(str(face) for face in faces)})"
-            )
-        dice[colour] = number
-    return dice

@@ -128,7 +128,7 @@ class OwnerRole:
         if not token:
             return None
         wanted = digest(token)
-        row = self.table._call(lambda: self._owners.get(wanted))
+        row = self.table.call(lambda: self._owners.get(wanted))
         return None if row is None else row.id
 
     def pair_with_code(self, code: str, label: str) -> dict[str, Any]:
@@ -136,11 +136,11 @@ class OwnerRole:
 
         :raises Forbidden: for a wrong, used or expired code.
         """
-        return self.table._call(lambda: self._pair_with_code(code, label))
+        return self.table.call(lambda: self._pair_with_code(code, label))
 
     def ask_button(self, label: str) -> dict[str, Any]:
         """Start waiting for the ``done`` button: ``{"request", "expires_in"}``."""
-        return self.table._call(lambda: self._ask(label))
+        return self.table.call(lambda: self._ask(label))
 
     def poll_button(self, request: str) -> dict[str, Any]:
         """``{"waiting": true, ...}`` until the button is pressed, then the owner token.
@@ -148,7 +148,7 @@ class OwnerRole:
         :raises Forbidden: for an unknown or expired request.
         :raises Conflict: when more than one phone asked when the button was pressed.
         """
-        return self.table._call(lambda: self._poll(request))
+        return self.table.call(lambda: self._poll(request))
 
     def phones(self) -> list[dict[str, Any]]:
         """The phones holding the role: ``{"id", "label", "how", "paired"}`` each."""
@@ -161,14 +161,14 @@ class OwnerRole:
                 {"id": r.id, "label": r.label, "how": r.how, "paired": iso(r.created)} for r in rows
             ]
 
-        return self.table._call(listing)
+        return self.table.call(listing)
 
     def revoke(self, owner_id: str) -> None:
         """Take the role from the phone ``owner_id``.
 
         :raises NotFound: when no phone with that id holds it.
         """
-        self.table._call(lambda: self._revoke(owner_id))
+        self.table.call(lambda: self._revoke(owner_id))
 
     # Table thread -------------------------------------------------------------------------
 

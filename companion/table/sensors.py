@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-RING_COUNT = 10
+from companion.games.rings import RINGS
+
 SPOKES_KEY = "ring_offsets_spokes"
 """Setting: the spokes the stored ring offsets count in."""
 
@@ -28,7 +29,7 @@ def valid(offsets: Sequence[int] | None, spokes: int) -> bool:
     """Say whether ``offsets`` are ten offsets in 0..spokes-1."""
     return (
         offsets is not None
-        and len(offsets) == RING_COUNT
+        and len(offsets) == RINGS
         and all(isinstance(o, int) and not isinstance(o, bool) and 0 <= o < spokes for o in offsets)
     )
 
@@ -66,7 +67,7 @@ def fit_offsets(
     they fit). ``memory``: the last offsets sensed on a board of ``spokes`` spokes, if any.
     Returns ``None`` when nothing is known (the sensors start at 0).
     """
-    if saved is not None and len(saved) == RING_COUNT:
+    if saved is not None and len(saved) == RINGS:
         if saved_spokes == spokes or (saved_spokes is None and valid(saved, spokes)):
             return [int(o) for o in saved] if valid(saved, spokes) else None
         if valid(memory, spokes):

@@ -8,21 +8,20 @@ store, the sensed rings or the LED strip, so no lock guards the game state.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import queue
 import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import games as registry
+from companion.games import rings
 from companion.games.base import (
     GAME_ERRORS,
     JSON,
@@ -31,48 +30,33 @@ from companion.games.base import (
     RecordError,
     as_bool,
     as_dict,
-    as_int,
 )
-from companion.table import clock, create, leds, listing, live, steps
+from companion.table import clock, create, listing, live, steps
 from companion.table.adapters import Adapter, Result, adapter
+from companion.table.board_parts import BoardHardware, HardwareOpener, RingReportLike
 from companion.table.cards_companion import CompanionSeats
 from companion.table.computer import ComputerSeats
 from companion.table.computer import hints as advisor_hints
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
 from companion.table.game import Game, iso
-from companion.table.health import LED_ROLES, LED_SHOWS, HealthDesk, RingTest
+from companion.table.health import HealthDesk
 from companion.table.hub import Hub, Subscription
 from companion.table.limits import CreateRate
 from companion.table.owner import OwnerRole
+from companion.table.ringboard import RingBoard
 from companion.table.schema import GameRow
 from companion.table.seats import GameTokens, Viewer, digest
-from companion.table.sensors import (
-    SPOKES_KEY,
-    fit_offsets,
-    memory_key,
-    parse_offsets,
-    parse_spokes,
-)
 from companion.table.store import DAMAGED_KEY, Store
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-RING_COUNT = 10
 ACTIVE_KEY = "active_rings_game"
-ALERT_SECONDS = 0.5
-"""How long the spokes stay red after an illegal ring turn (one pulse)."""
-MAX_DETENTS = 1000
 CALL_TIMEOUT = 30.0
 """How long a caller waits for the table thread before it is told to try again."""
 LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume", "play")
 """Keys of a live ring-board step (a record turn has ``dice`` *and* ``rotations``)."""
-
-RingReporter = Callable[[Any], None]
-ButtonReporter = Callable[[str], None]
-HardwareOpener = Callable[[RingReporter, ButtonReporter, int, "list[int] | None"], Any]
-"""``(report_ring, report_button, spokes, offsets) -> firmware.hardware.Hardware``."""
 
 
 @dataclass(frozen=True)
@@ -82,8 +66,8 @@ class _Call:
 
 
 @dataclass(frozen=True)
-class _Ring:
-    report: Any
+class _RingReport:
+    report: RingReportLike
 
 
 @dataclass(frozen=True)
@@ -104,14 +88,18 @@ def is_live_step(kind_adapter: Adapter, action: dict[str, JSON]) -> bool:
     )
 
 
+_Item = _Call | _RingReport | _Button | _Stop
+"""What the table thread takes from its queue."""
+
+
 class Table:
     """The one owner of every game on this companion (contract C).
 
     :param data_dir: where ``table.db`` lives (created if missing).
-    :param hardware: ``None`` (no ring board), a running ``firmware.hardware.Hardware`` whose
-        reports go to :meth:`when_ring` and :meth:`when_button`, or a
-        :data:`HardwareOpener` the table calls at :meth:`start` with its own reporters, the
-        spokes of the board on the table and the last settled offsets.
+    :param hardware: ``None`` (no ring board) or a :data:`HardwareOpener` the table calls at
+        :meth:`start` with its own reporters (:meth:`when_ring`, :meth:`when_button`), the
+        spokes of the board on the table and the last settled offsets; what it opens is the
+        ring board's live part's (:class:`~companion.table.ringboard.RingBoard`).
     :param boards_dir: the owner's board files (``<data>/boards``), searched first by name.
     :param engines: kind -> engine (tests only; defaults to ``companion.games.engine``).
     :param max_page_count: cap on the database's pages (tests stand in a full disk with it).
@@ -120,7 +108,7 @@ class Table:
     def __init__(
         self,
         data_dir: Path,
-        hardware: Any = None,
+        hardware: HardwareOpener | None = None,
         boards_dir: Path | None = None,
         *,
         engines: Callable[[str], Engine] = registry.engine,
@@ -128,24 +116,14 @@ class Table:
     ) -> None:
         self.data_dir = Path(data_dir)
         self.boards_dir = boards_dir
-        self._hardware_arg = hardware
-        self.hardware: Any = None
         self._engines: Callable[[str], Engine] = lambda kind: adapter(kind).engine(engines(kind))
         self._max_page_count = max_page_count
-        self._queue: queue.Queue[_Call | _Ring | _Button | _Stop] = queue.Queue()
+        self._queue: queue.Queue[_Item] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._running = False
         self._store: Store | None = None
         self._games: dict[str, Game] = {}
         self._active: str | None = None
-        self._sense: list[live.RingSense] = []
-        self._resync: live.Resync | None = None
-        self._live: live.LiveTurn | None = None
-        self._frame: list[leds.RGB] = []
-        self._scene = leds.Scene()
-        self._alert_until = 0.0
-        self._refusal: str | None = None
-        self._last_reason: str | None = None
         self.warnings: list[str] = []
         self._announced: list[str] = []  # the warnings the phones were last told
         self._tokens: dict[str, GameTokens] = {}
@@ -159,6 +137,8 @@ class Table:
         """The companion's seats of card games (``companion.table.cards_companion``)."""
         self.health = HealthDesk()
         """The Health page's ring test, LED test and buttons seen (table thread only)."""
+        self.ring_board = RingBoard(hardware, self.health, self._board_state, self._db)
+        """The ring board's live part (``companion.table.ringboard``; table thread only)."""
         self.owner = OwnerRole(self)
         """Who holds the owner role (``companion.table.owner``)."""
         self.started_at = 0.0
@@ -173,7 +153,7 @@ class Table:
         if self._running:
             return
         self._open_store()
-        self._attach_hardware()
+        self.ring_board.attach(self.when_ring, self.when_button)
         self._resync_active()
         self._running = True
         self.started_at = time.time()
@@ -195,11 +175,11 @@ class Table:
 
     def _resync_active(self) -> None:
         """Guide the rings back to the active game's position (they may have moved meanwhile)."""
-        self._resync = None
-        if self._active is not None and self.hardware is not None:
+        self.ring_board.resync = None
+        if self._active is not None:
             game = self._games[self._active]
             if game.error is None and not game.over:
-                self._resync = live.Resync("restart", tuple(game.state.offsets))
+                self.ring_board.start_resync("restart", game.state.offsets)
 
     def swap_data(self, change: Callable[[], T]) -> T:
         """Close the database, run ``change`` (which may replace the data directory's files:
@@ -220,86 +200,20 @@ class Table:
                 self._refresh(publish=False)
                 self.hub.publish(self._snapshot)
 
-        return self._call(swap)
+        return self.call(swap)
 
-    def _attach_hardware(self) -> None:
-        arg = self._hardware_arg
-        if arg is None:
-            return
-        spokes = self._spokes()
-        if callable(arg) and not hasattr(arg, "bank"):
-            # The sensors count modulo the spokes of the game on the board; the offsets
-            # saved for another board are never handed to them as they are.
-            store = self._db()
-            saved = store.ring_offsets()
-            last = [saved.get(r, 0) for r in range(RING_COUNT)] if saved else None
-            counted = parse_spokes(store.setting(SPOKES_KEY))
-            offsets = fit_offsets(
-                last, counted, spokes, parse_offsets(store.setting(memory_key(spokes)), spokes)
-            )
-            self.hardware = arg(self.when_ring, self.when_button, spokes, offsets)
-            if offsets is not None and offsets != last:
-                self._store_offsets(counted, last, offsets)
-            self._remember_spokes(spokes)
-        else:
-            self.hardware = arg
-            self._fit_sensors(spokes)
-        self._sense = [self._sense_of(status) for status in self.hardware.bank.status()]
+    @property
+    def hardware(self) -> BoardHardware | None:
+        """The ring board's opened parts, or ``None`` (no ring board is attached)."""
+        return self.ring_board.hardware
 
-    def _spokes(self) -> int:
-        if self._active is not None and self._games[self._active].error is None:
-            return int(self._games[self._active].state.board.spokes)
-        if self.hardware is not None:
-            return int(self.hardware.bank.spokes)
-        return 16
-
-    def _fit_sensors(self, spokes: int) -> None:
-        """Make the ring bank count modulo ``spokes`` (a board of another size went on).
-
-        The offsets sensed on the old board are remembered for it; the new board starts
-        from the offsets last sensed on a board of its size (see ``companion.table.sensors``).
-        """
-        bank = self.hardware.bank if self.hardware is not None else None
-        old = int(getattr(bank, "spokes", spokes))
-        if bank is None or old == spokes:
-            return
-        current = [int(o) for o in bank.offsets()]
-        store = self._db()
-        offsets = fit_offsets(
-            current, old, spokes, parse_offsets(store.setting(memory_key(spokes)), spokes)
-        )
-        # Reports queued under the old count are dropped or overwritten: the bank reports
-        # every ring again ("set") once it counts modulo the new spokes.
-        bank.set_spokes(spokes, offsets)
-        self._sense = [self._sense_of(status) for status in bank.status()]
-        self._store_offsets(old, current, [ring.offset for ring in self._sense])
-        self._remember_spokes(spokes)
-
-    def _store_offsets(self, old: int | None, last: list[int] | None, now: list[int]) -> None:
-        """Remember ``last`` for boards of ``old`` spokes; store ``now`` as the offsets."""
-        try:
-            if old is not None and last is not None:
-                self._db().put_setting(memory_key(old), json.dumps(last))
-            self._db().save_offsets(dict(enumerate(now)))
-        except StorageError as error:
-            log.error("%s", error)
-
-    def _remember_spokes(self, spokes: int) -> None:
-        try:
-            self._db().put_setting(SPOKES_KEY, str(spokes))
-        except StorageError as error:
-            log.error("%s", error)
-
-    @staticmethod
-    def _sense_of(status: Any) -> live.RingSense:
-        return live.RingSense(
-            offset=int(status.offset),
-            aligned=bool(status.aligned),
-            settled=bool(status.settled),
-            edges=int(getattr(status, "edges", 0)),
-            errors=int(getattr(status, "errors", 0)),
-            last_movement=getattr(status, "last_movement", None),
-        )
+    def _board_state(self) -> rings.State | None:
+        """The state of the ring-board game on the board, if one is (and it replayed)."""
+        game = self._games.get(self._active) if self._active else None
+        if game is None or game.error is not None:
+            return None
+        state: rings.State = game.state
+        return state
 
     def close(self) -> None:
         """Stop the thread, blank the LEDs, close the store (and hardware the table opened)."""
@@ -308,14 +222,7 @@ class Table:
             self._thread.join(timeout=10)
         self._running = False
         self._thread = None
-        if self.hardware is not None:
-            with contextlib.suppress(Exception):
-                count = self._led_count()
-                if count:
-                    self.hardware.strip.show(leds.blank(count))
-            if self._hardware_arg is not self.hardware:
-                self.hardware.close()
-            self.hardware = None
+        self.ring_board.close()
         if self._store is not None:
             self._store.close()
             self._store = None
@@ -333,7 +240,11 @@ class Table:
 
     # The thread ---------------------------------------------------------------------------
 
-    def _call(self, function: Callable[[], T]) -> T:
+    def call(self, function: Callable[[], T]) -> T:
+        """Run ``function`` on the table thread and answer what it returns (any thread).
+
+        :raises Conflict: the table is not running, or did not answer in time.
+        """
         if threading.current_thread() is self._thread:
             return function()
         if not self._running:
@@ -347,16 +258,16 @@ class Table:
                 f"the table service did not answer within {CALL_TIMEOUT:.0f} s; try again"
             ) from error
 
-    def when_ring(self, report: Any) -> None:
+    def when_ring(self, report: RingReportLike) -> None:
         """Take a ring report from the sensors (any thread; only enqueues)."""
-        self._queue.put(_Ring(report))
+        self._queue.put(_RingReport(report))
 
     def when_button(self, name: str) -> None:
         """Take a button press (any thread; only enqueues)."""
         self._queue.put(_Button(name))
 
     def _run(self) -> None:
-        pending: _Call | _Ring | _Button | _Stop | None = None
+        pending: _Item | None = None
         while True:
             item = pending
             pending = None
@@ -392,9 +303,9 @@ class Table:
             if isinstance(item, _Call) and item.future.set_running_or_notify_cancel():
                 item.future.set_exception(Conflict("the table service is stopping"))
 
-    def _handle(self, item: _Call | _Ring | _Button) -> _Call | _Ring | _Button | _Stop | None:
+    def _handle(self, item: _Call | _RingReport | _Button) -> _Item | None:
         """Apply one queued item; return an item taken from the queue but not yet handled."""
-        pending: _Call | _Ring | _Button | _Stop | None = None
+        pending: _Item | None = None
         if isinstance(item, _Call):
             if item.future.set_running_or_notify_cancel():
                 try:
@@ -402,8 +313,8 @@ class Table:
                 except Exception as error:  # the caller gets every refusal as raised
                     item.future.set_exception(error)
             self._announce_warnings()
-        elif isinstance(item, _Ring):
-            self._take_report(item.report)
+        elif isinstance(item, _RingReport):
+            self.ring_board.take_report(item.report)
             # Many reports arrive in a burst while a ring turns: take them all, then
             # work out the live turn once.
             while True:
@@ -411,8 +322,8 @@ class Table:
                     more = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if isinstance(more, _Ring):
-                    self._take_report(more.report)
+                if isinstance(more, _RingReport):
+                    self.ring_board.take_report(more.report)
                 else:
                     pending = more
                     break
@@ -422,33 +333,23 @@ class Table:
         return pending
 
     def _wake_in(self) -> float | None:
-        now = time.monotonic()
-        held = self.health.wake_in(now)
-        if held is not None:
-            return held
-        if self._alert_until > now:
-            return self._alert_until - now
-        if self._scene.blinks:
-            return 0.25 - (now % 0.25)
-        return None
+        return self.ring_board.wake_in(time.monotonic())
 
     def _tick(self) -> None:
-        if self._alert_until and time.monotonic() >= self._alert_until:
-            self._alert_until = 0.0
-            self._scene = replace(self._scene, illegal=False)
-        self._show()
+        if self.ring_board.tick():
+            self._publish_leds()
 
     # Public API (each method runs on the table thread) ------------------------------------
 
     def list_games(self) -> list[dict[str, JSON]]:
         """The newest games (``listing.PAGE_SIZE``, the first page): id, kind, seats,
         version, over, last change, on the board."""
-        return self._call(self._list)
+        return self.call(self._list)
 
     def player_colours(self) -> dict[str, str]:
         """Each player's colour as their earliest ring-board game gave it (the new-game
         form offers it again; see ``companion.table.colours``)."""
-        return self._call(self._known_colours)
+        return self.call(self._known_colours)
 
     def seat_colours(self, game_id: str) -> dict[str, str]:
         """The colour each seat of a game shows, by name (as in the games list).
@@ -457,11 +358,11 @@ class Table:
         """
 
         def find() -> dict[str, str]:
-            game = self._find(game_id)
+            game = self.find(game_id)
             chosen = listing.seat_colours(game, self._known_colours())
             return dict(zip(game.seat_names(), chosen, strict=False))
 
-        return self._call(find)
+        return self.call(find)
 
     def games_page(self, page: int = 1) -> dict[str, JSON]:
         """One page of the games here, newest first: ``{"games", "page", "pages", "total"}``.
@@ -471,7 +372,7 @@ class Table:
         """
         if isinstance(page, bool) or not isinstance(page, int) or page < 1:
             raise RecordError(f"page: expected a whole number from 1, got {page!r}")
-        return self._call(lambda: listing.page_of(self._games.values(), page, self._active))
+        return self.call(lambda: listing.page_of(self._games.values(), page, self._active))
 
     def create_game(
         self, body: dict[str, JSON], client: str | None = None, *, hidden_deck: bool = False
@@ -498,7 +399,7 @@ class Table:
                 self.create_rate.record(client)
             return answer
 
-        return self._call(create)
+        return self.call(create)
 
     def get_game(self, game_id: str, viewer: Viewer | None = None) -> dict[str, JSON]:
         """``{"id", "kind", "version", "state"}``; rings add the live turn to the state.
@@ -507,7 +408,7 @@ class Table:
 
         :raises NotFound: when there is no such game.
         """
-        return self._call(lambda: self._view(self._find(game_id), viewer))
+        return self.call(lambda: self._view(self.find(game_id), viewer))
 
     def act(
         self,
@@ -524,7 +425,7 @@ class Table:
         :raises StorageError: not saved (nothing changed).
         :raises Forbidden: a card game played on the panel, without the acting seat's token.
         """
-        return self._call(lambda: self._act(game_id, version, action, viewer))
+        return self.call(lambda: self._act(game_id, version, action, viewer))
 
     def undo(self, game_id: str, version: int, viewer: Viewer | None = None) -> dict[str, JSON]:
         """Remove the game's last accepted action (rings: the last confirmed turn, whose
@@ -534,14 +435,14 @@ class Table:
             (or, cards, refused by section 11). :raises Forbidden: cards played on the
             panel, without a seat token.
         """
-        return self._call(lambda: self._undo(game_id, version, viewer))
+        return self.call(lambda: self._undo(game_id, version, viewer))
 
     def delete(self, game_id: str, viewer: Viewer | None = None) -> None:
         """Remove a game and its journal. :raises NotFound: no such game.
 
         :raises Forbidden: a card game hiding hands, without its host token.
         """
-        self._call(lambda: self._delete(game_id, viewer))
+        self.call(lambda: self._delete(game_id, viewer))
 
     def take_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
         """Give a phone the token of ``seat`` of a card game played on the panel.
@@ -552,21 +453,21 @@ class Table:
         :raises Forbidden: taken by another phone. :raises NotFound: no such game or seat.
         :raises Conflict: not a game with seats to take.
         """
-        return self._call(lambda: self._take_seat(game_id, seat, viewer))
+        return self.call(lambda: self._take_seat(game_id, seat, viewer))
 
     def free_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
         """Forget ``seat``'s token (the host's phone only); answers ``{"id", "seat", "taken"}``.
 
         :raises Forbidden: without the host token. :raises NotFound: no such game or seat.
         """
-        return self._call(lambda: self._free_seat(game_id, seat, viewer))
+        return self.call(lambda: self._free_seat(game_id, seat, viewer))
 
     def export(self, game_id: str) -> dict[str, JSON]:
         """The game's record (its board or data file inlined); ``mandala replay`` reads it.
 
         :raises NotFound: no such game.
         """
-        return self._call(lambda: self._export(self._find(game_id)))
+        return self.call(lambda: self._export(self.find(game_id)))
 
     def result(self, game_id: str) -> Result | None:
         """The finished play's result in the one shape of every kind (None until it is over).
@@ -575,14 +476,14 @@ class Table:
         """
 
         def find() -> Result | None:
-            game = self._find(game_id)
+            game = self.find(game_id)
             return adapter(game.kind).result(game)
 
-        return self._call(find)
+        return self.call(find)
 
     def resume(self, game_id: str) -> dict[str, JSON]:
         """Put a ring-board game on the board (same as the action ``{"resume": true}``)."""
-        return self._call(lambda: self._act(game_id, None, {"resume": True}))
+        return self.call(lambda: self._act(game_id, None, {"resume": True}))
 
     def hints(self, game_id: str) -> dict[str, JSON]:
         """The advisor's best three rotation sets for the roll of a ring-board game, each with
@@ -594,18 +495,18 @@ class Table:
 
     def board(self) -> dict[str, JSON]:
         """The rings as sensed, the LED frame, whether it is emulated and which game is on."""
-        return self._call(self._board_view)
+        return self.call(self._board_view)
 
     def zero_rings(self) -> dict[str, JSON]:
         """Every ring's mark is at the star: set all offsets to 0 (and store them)."""
-        return self._call(self._zero)
+        return self.call(self._zero)
 
     def set_ring_offset(self, ring: int, offset: int) -> dict[str, JSON]:
         """Set one ring's sensed offset by hand (re-sync after a slip).
 
         :raises NotFound: no such ring. :raises RecordError: offset out of 0..N-1.
         """
-        return self._call(lambda: self._set_offset(ring, offset))
+        return self.call(lambda: self._set_offset(ring, offset))
 
     def emulator_turn(self, ring: int, detents: int) -> dict[str, JSON]:
         """Turn an emulated ring by ``detents`` clicks (genuine quadrature on the mock pins).
@@ -613,26 +514,14 @@ class Table:
         :raises Forbidden: on real hardware. :raises Conflict: with no ring board at all.
         :raises NotFound: no such ring. :raises RecordError: ``|detents| > 1000``.
         """
-        turner = self._emulator()
-        if not 0 <= ring < RING_COUNT:
-            raise NotFound(f"no ring {ring}: rings are 0..{RING_COUNT - 1}")
-        as_int(detents, "detents", -MAX_DETENTS, MAX_DETENTS)
-        # The turner is thread-safe and only drives pins: the decoder's reports come back
-        # through the queue like a hand on a real ring.
-        turner.turn(ring, detents)
-        return {"ring": ring, "detents": detents}
+        return self.ring_board.emulator_turn(ring, detents)
 
     def emulator_press(self, name: str) -> dict[str, JSON]:
         """Press an emulated button (``done`` or ``undo``).
 
         :raises Forbidden: on real hardware. :raises NotFound: no such button.
         """
-        turner = self._emulator()
-        wired = sorted(self.hardware.pin_map.buttons)
-        if name not in wired:
-            raise NotFound(f"no button {name!r}: the pin map wires {', '.join(wired) or 'none'}")
-        turner.press(name)
-        return {"button": name}
+        return self.ring_board.emulator_press(name)
 
     def subscribe(self, viewer: Viewer | None = None, client: str | None = None) -> Subscription:
         """A live stream: the current state first, then one item per change, as ``viewer``
@@ -640,7 +529,7 @@ class Table:
 
         :raises Conflict: when this client or everybody holds too many streams.
         """
-        return self._call(lambda: self.hub.subscribe(self._snapshot(viewer), viewer, client))
+        return self.call(lambda: self.hub.subscribe(self._snapshot(viewer), viewer, client))
 
     def close_streams(self) -> None:
         """End every live stream now (the server is stopping; each phone sees the end)."""
@@ -657,15 +546,15 @@ class Table:
 
     def damaged_copies(self) -> list[dict[str, str]]:
         """The damaged databases kept aside (``{"backup", "reason", "at"}``) not dismissed yet."""
-        return self._call(lambda: self._db().damaged_notices())
+        return self.call(lambda: self._db().damaged_notices())
 
     def dismiss_damaged(self) -> None:
         """Stop showing the damaged-database banner (the kept copies stay on disk)."""
-        self._call(lambda: self._db().put_setting(DAMAGED_KEY, None))
+        self.call(lambda: self._db().put_setting(DAMAGED_KEY, None))
 
     def integrity_check(self) -> list[str]:
         """``PRAGMA integrity_check`` of the database (``["ok"]`` when sound)."""
-        return self._call(lambda: self._db().integrity())
+        return self.call(lambda: self._db().integrity())
 
     # The Health page ----------------------------------------------------------------------
 
@@ -674,12 +563,12 @@ class Table:
 
         :raises Conflict: with no ring board attached.
         """
-        return self._call(self._start_ring_test)
+        return self.call(self.ring_board.start_ring_test)
 
     def health_view(self) -> dict[str, JSON]:
         """The ring test's progress (``None`` before one is started), the buttons seen and
         the LED test's step."""
-        return self._call(self._health_view)
+        return self.call(self.ring_board.health_view)
 
     def led_test(self, show: str, pixel: JSON = None) -> dict[str, JSON]:
         """Light one role of the LED map (``spokes``, ``entrances``, ``bases``, ``scores``),
@@ -688,38 +577,12 @@ class Table:
         :raises RecordError: for another ``show`` or a pixel not on the strip.
         :raises Conflict: with no LED strip attached.
         """
-        return self._call(lambda: self._led_test(show, pixel))
-
-    def _start_ring_test(self) -> dict[str, JSON]:
-        bank = self._bank()
-        self.health.ring_test = RingTest(self.hardware.pin_map, bank.status())
-        return self._health_view()
-
-    def _health_view(self) -> dict[str, JSON]:
-        test = self.health.ring_test
-        hardware = self.hardware
-        wired = list(hardware.pin_map.buttons) if hardware is not None else []
-        return {
-            "rings": test.result(self._bank().status()) if test is not None else None,
-            "buttons": self.health.buttons(wired),
-            "led_step": self.health.step,
-        }
+        return self.call(lambda: self._led_test(show, pixel))
 
     def _led_test(self, show: str, pixel: JSON) -> dict[str, JSON]:
-        count = self._led_count()
-        if not count:
-            raise Conflict("no LED strip is attached")
-        if show == "off":
-            self.health.end_led_test()
-        elif show == "pixel":
-            number = as_int(pixel, "pixel", 0, count - 1)
-            self.health.show_pixel(count, number)
-        elif show in LED_ROLES:
-            self.health.show_role(self.hardware.led_map, count, show)
-        else:
-            raise RecordError(f"show: {show!r} is not one of {', '.join(LED_SHOWS)}")
+        self.ring_board.led_test(show, pixel)
         self._show()
-        return {"led_step": self.health.step, "leds": [list(pixel) for pixel in self._frame]}
+        return {"led_step": self.health.step, "leds": self.ring_board.frame_json()}
 
     # Games --------------------------------------------------------------------------------
 
@@ -728,11 +591,24 @@ class Table:
             raise Conflict("the table service is not running")
         return self._store
 
-    def _find(self, game_id: str) -> Game:
+    def find(self, game_id: str) -> Game:
+        """The game ``game_id`` (table thread). :raises NotFound: no such game."""
         game = self._games.get(game_id) if isinstance(game_id, str) else None
         if game is None:
             raise NotFound(f"no game {game_id!r}")
         return game
+
+    def game(self, game_id: str) -> Game | None:
+        """The game ``game_id``, or ``None`` when there is none (table thread)."""
+        return self._games.get(game_id)
+
+    def games(self) -> list[Game]:
+        """Every game here, oldest first (table thread)."""
+        return list(self._games.values())
+
+    def board_game(self) -> Game | None:
+        """The ring-board game on the board, if any (table thread)."""
+        return self._games.get(self._active) if self._active else None
 
     def _load(self, row: GameRow, actions: list[JSON]) -> Game:
         game = Game(
@@ -781,7 +657,7 @@ class Table:
         self._tokens[game_id] = GameTokens(dict(digests))
         if kind_adapter.ring_board:
             self._put_on_board(game, "import" if imported else "new")
-        self._changed(game)
+        self.changed(game)
         if host is None:
             return self._view(game)
         return {**self._view(game, Viewer((host,))), "host_token": host}
@@ -793,13 +669,7 @@ class Table:
         except StorageError as error:
             self.warnings.append(str(error))
         self._active = game.id
-        self._resync = None
-        self._refusal = None
-        if self.hardware is not None and game.error is None:
-            self._fit_sensors(int(game.state.board.spokes))
-        if self.hardware is not None and not game.over:
-            self._resync = live.Resync(reason, tuple(game.state.offsets))
-            self._check_resync()
+        self.ring_board.put_on(self._board_state(), game.over, reason)
 
     def _check_version(self, game: Game, version: object) -> None:
         if isinstance(version, bool) or not isinstance(version, int):
@@ -813,7 +683,7 @@ class Table:
     def _act(
         self, game_id: str, version: int | None, action: JSON, viewer: Viewer | None = None
     ) -> dict[str, JSON]:
-        game = self._find(game_id)
+        game = self.find(game_id)
         kind_adapter = adapter(game.kind)
         if game.error is None:
             kind_adapter.check_turn(game, self._tokens_of(game), viewer or Viewer())
@@ -830,7 +700,7 @@ class Table:
             # comes wrapped in its step word: {"pick": 4}.
             step = action[word] if list(action) == [word] else action
             self._act_step(game, step)
-        self._changed(game)
+        self.changed(game)
         return self._view(game, viewer)
 
     def _act_step(self, game: Game, obj: JSON) -> None:
@@ -852,7 +722,6 @@ class Table:
             game.dice_source = None
 
     def _act_live(self, game: Game, action: dict[str, JSON]) -> None:
-        rings: Any = game.engine
         if len(action) != 1:
             keys = ", ".join(sorted(action))
             raise RecordError(f"action: one live step at a time, got {keys}")
@@ -863,7 +732,7 @@ class Table:
             raise IllegalAction("the game is over")
         store = self._db()
         if key == "dice":
-            dice = live.parse_dice(rings, game.state, action["dice"])
+            dice = rings.parse_dice(game.state, action["dice"])
             game.updated = store.set_dice(game.id, game.version + 1, dice, "entered")
             game.version += 1
             game.dice, game.dice_source = dice, "entered"
@@ -881,9 +750,7 @@ class Table:
                 self._put_on_board(game, "resume")
         elif key == "accept_offsets":
             self._need_board(game)
-            if self._resync is None:
-                raise Conflict("nothing to accept: no re-sync is in progress")
-            self._resync = None
+            self.ring_board.accept_offsets()
         elif key == "play":
             self.computer.play(game)
         else:
@@ -899,7 +766,7 @@ class Table:
 
     def _confirm(self, game: Game) -> None:
         self._need_board(game)
-        turn = self._compute_live(game)
+        turn = self.ring_board.compute_live(game.state, game.dice)
         if turn.blocked is not None:
             number = len(game.actions) + 1
             if turn.reason is not None and turn.blocked == turn.reason:
@@ -909,7 +776,7 @@ class Table:
         self._act_step(game, {"dice": turn.dice, "rotations": turn.rotations})
 
     def _undo(self, game_id: str, version: int, viewer: Viewer | None = None) -> dict[str, JSON]:
-        game = self._find(game_id)
+        game = self.find(game_id)
         self._check_version(game, version)
         if game.error is not None:
             raise Conflict(f"game {game.id} {game.error}")
@@ -925,14 +792,13 @@ class Table:
         game.version += 1
         if kind_adapter.ring_board:
             game.dice, game.dice_source = dice, source
-            if game.id == self._active and self.hardware is not None:
-                self._resync = live.Resync("undo", tuple(game.state.offsets))
-                self._check_resync()
-        self._changed(game)
+            if game.id == self._active:
+                self.ring_board.start_resync("undo", game.state.offsets)
+        self.changed(game)
         return self._view(game, viewer)
 
     def _delete(self, game_id: str, viewer: Viewer | None = None) -> None:
-        game = self._find(game_id)
+        game = self.find(game_id)
         if game.error is None:
             adapter(game.kind).check_delete(game, self._tokens_of(game), viewer or Viewer())
         self._db().delete_game(game.id)
@@ -940,8 +806,7 @@ class Table:
         self._tokens.pop(game.id, None)
         if self._active == game.id:
             self._active = None
-            self._resync = None
-            self._live = None
+            self.ring_board.take_off()
         if self.hub.count():
             self.hub.publish({"type": "game", "id": game.id, "kind": game.kind, "deleted": True})
         self._publish_games()
@@ -959,7 +824,7 @@ class Table:
         return self._tokens.setdefault(game.id, GameTokens())
 
     def _take_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
-        game = self._find(game_id)
+        game = self.find(game_id)
         kind_adapter = adapter(game.kind)
         tokens = self._tokens_of(game)
         token = kind_adapter.token_to_give(game, tokens, seat, viewer)
@@ -967,18 +832,18 @@ class Table:
         if tokens.digests.get(seat) != stored:
             self._db().set_token(game.id, seat, stored)
             tokens.digests[seat] = stored
-            self._changed(game)
+            self.changed(game)
         name = kind_adapter.seat_name(game, seat)
         return {"id": game.id, "seat": seat, "name": name, "token": token}
 
     def _free_seat(self, game_id: str, seat: int, viewer: Viewer) -> dict[str, JSON]:
-        game = self._find(game_id)
+        game = self.find(game_id)
         tokens = self._tokens_of(game)
         adapter(game.kind).check_free(game, tokens, seat, viewer)
         if seat in tokens.digests:
             self._db().set_token(game.id, seat, None)
             del tokens.digests[seat]
-            self._changed(game)
+            self.changed(game)
         return {"id": game.id, "seat": seat, "taken": False}
 
     def _view(self, game: Game, viewer: Viewer | None = None) -> dict[str, JSON]:
@@ -999,84 +864,30 @@ class Table:
             state["dice"] = game.dice
             state["dice_source"] = game.dice_source
             state["on_board"] = on_board
-            state["live"] = self._live.to_json() if on_board and self._live else None
-            state["resync"] = (
-                live.resync_view(self._resync, self._sense, int(game.state.board.spokes))
-                if on_board and self._resync is not None and self._sense
-                else None
-            )
+            live_keys = self.ring_board.game_view(on_board, game.state)
+            state["live"] = live_keys["live"]
+            state["resync"] = live_keys["resync"]
             # What the last turn did, as instructions for the table (kept across restarts).
             state["last_turn"] = game.notes[-1] if game.notes else []
-            state["refusal"] = self._refusal if on_board else None
+            state["refusal"] = live_keys["refusal"]
             state.update(self.computer.view(game))
         return {"id": game.id, "kind": game.kind, "version": game.version, "state": state}
 
     # The rings ----------------------------------------------------------------------------
 
-    def _emulator(self) -> Any:
-        hardware = self.hardware
-        if hardware is None:
-            raise Conflict("no ring board is attached")
-        if not hardware.emulated or hardware.turner is None:
-            raise Forbidden("emulator controls work only in emulation, not on real hardware")
-        return hardware.turner
-
-    def _take_report(self, report: Any) -> None:
-        self.health.take_report(report)
-        ring = int(report.ring)
-        if not 0 <= ring < len(self._sense) or not 0 <= int(report.offset) < self._spokes():
-            return  # counted under another board's spokes (queued before a board change)
-        old = self._sense[ring]
-        self._sense[ring] = replace(
-            old,
-            offset=int(report.offset),
-            aligned=bool(report.aligned),
-            settled=bool(report.settled),
-            last_movement=time.time() if report.kind == "moved" else old.last_movement,
-        )
-        if report.kind in ("settled", "set"):
-            try:
-                self._db().save_offsets({ring: int(report.offset)})
-            except StorageError as error:
-                log.error("%s", error)
-
     def _after_rings(self) -> None:
-        self._check_resync()
+        self.ring_board.check_resync()
         self._refresh(board_changed=True)
 
-    def _check_resync(self) -> None:
-        if (
-            self._resync is not None
-            and self._sense
-            and live.resync_complete(self._resync, self._sense)
-        ):
-            self._resync = None
-
     def _zero(self) -> dict[str, JSON]:
-        bank = self._bank()
-        bank.zero()
-        return self._recalibrated()
-
-    def _set_offset(self, ring: int, offset: int) -> dict[str, JSON]:
-        bank = self._bank()
-        if isinstance(ring, bool) or not isinstance(ring, int) or not 0 <= ring < RING_COUNT:
-            raise NotFound(f"no ring {ring}: rings are 0..{RING_COUNT - 1}")
-        spokes = self._spokes()
-        as_int(offset, "offset", 0, spokes - 1)
-        bank.set_offset(ring, offset)
-        return self._recalibrated()
-
-    def _recalibrated(self) -> dict[str, JSON]:
-        self._sense = [self._sense_of(status) for status in self._bank().status()]
-        self._db().save_offsets(dict(enumerate(ring.offset for ring in self._sense)))
-        self._check_resync()
+        self.ring_board.zero()
         self._refresh(board_changed=True)
         return self._board_view()
 
-    def _bank(self) -> Any:
-        if self.hardware is None:
-            raise Conflict("no ring board is attached")
-        return self.hardware.bank
+    def _set_offset(self, ring: int, offset: int) -> dict[str, JSON]:
+        self.ring_board.set_offset(ring, offset)
+        self._refresh(board_changed=True)
+        return self._board_view()
 
     def _press(self, name: str) -> None:
         self.health.pressed(name)
@@ -1085,47 +896,18 @@ class Table:
         game = self._games.get(self._active) if self._active else None
         if game is None:
             return
-        self._refusal = None
+        self.ring_board.refusal = None
         try:
             if name == "done":
                 self._act(game.id, None, {"confirm": True})
             elif name == "undo":
                 self._undo(game.id, game.version)
         except (*GAME_ERRORS, Conflict, StorageError) as error:
-            self._refusal = f"the {name} button: {error}"
-            self._alert_until = time.monotonic() + ALERT_SECONDS
-            self._changed(game)
-
-    def _compute_live(self, game: Game) -> live.LiveTurn:
-        return live.live_turn(game.engine, game.state, game.dice, self._sense, self._resync)
+            self.ring_board.refuse(f"the {name} button: {error}")
+            self.changed(game)
 
     def _board_view(self) -> dict[str, JSON]:
-        hardware = self.hardware
-        statuses: Sequence[Any] = hardware.bank.status() if hardware is not None else ()
-        rings = []
-        for number, sense in enumerate(self._sense):
-            status = statuses[number] if number < len(statuses) else None
-            rings.append(
-                {
-                    "ring": number,
-                    "offset": sense.offset,
-                    "aligned": sense.aligned,
-                    "settled": sense.settled,
-                    "edges": int(getattr(status, "edges", sense.edges)),
-                    "errors": int(getattr(status, "errors", sense.errors)),
-                    "last_movement": getattr(status, "last_movement", sense.last_movement),
-                }
-            )
-        return {
-            "offsets": [sense.offset for sense in self._sense],
-            "rings": rings,
-            "emulated": bool(hardware.emulated) if hardware is not None else False,
-            "hardware": hardware is not None,
-            "spokes": self._spokes(),
-            "led_warning": self._led_warning(),
-            "game": self._active,
-            "leds": [list(pixel) for pixel in self._frame],
-        }
+        return self.ring_board.view(self._active)
 
     # Derived state: live turn, LEDs, notifications ----------------------------------------
 
@@ -1134,41 +916,13 @@ class Table:
     ) -> None:
         """Work out the live turn and the LED frame again; tell the subscribers."""
         game = self._games.get(self._active) if self._active else None
-        self._live = None
-        if game is not None and game.error is None and self._sense:
-            self._live = self._compute_live(game)
-            turn = self._live
-            if board_changed:
-                # Illegal ring turns blink the spokes red once: when the rings come to rest
-                # away from the turn's start in a way the dice do not explain.
-                settled = all(r.settled and r.aligned for r in self._sense)
-                moved = any(
-                    r.offset != int(start)
-                    for r, start in zip(self._sense, game.state.offsets, strict=True)
-                )
-                reason = turn.reason if settled and moved and turn.dice is not None else None
-                if reason is not None and reason != self._last_reason:
-                    self._alert_until = time.monotonic() + ALERT_SECONDS
-                self._last_reason = reason
-            guide: frozenset[int] = frozenset()
-            if self._resync is not None:
-                guide = frozenset(
-                    target
-                    for target, now in zip(self._resync.targets, self._sense, strict=True)
-                    if now.offset != target
-                )
-            self._scene = leds.scene_of_rings(
-                game.state,
-                to_move=getattr(game.state, "to_move", None),
-                open_paths=turn.open_paths,
-                advance=turn.advance_spokes,
-                snipes=turn.snipe_spokes,
-                guide=guide,
-                illegal=self._alert_until > time.monotonic(),
-            )
-            self._scene = replace(self._scene, chase=self.computer.chase(game))
-        else:
-            self._scene = leds.Scene()
+        state = self._board_state()
+        self.ring_board.refresh(
+            state,
+            game.dice if game is not None else None,
+            board_changed,
+            lambda: self.computer.chase(game) if game is not None else None,
+        )
         changed = self._show(publish=publish)
         if not publish or self.hub.count() == 0:
             return
@@ -1177,34 +931,17 @@ class Table:
         if board_changed:
             self.hub.publish({"type": "board", "board": self._board_view()})
 
-    def _led_warning(self) -> str | None:
-        if self.hardware is None or self.hardware.strip is None:
-            return None
-        return leds.spokes_warning(self.hardware.led_map, self._spokes())
-
-    def _led_count(self) -> int:
-        hardware = self.hardware
-        if hardware is None or hardware.strip is None:
-            return 0
-        return int(hardware.pin_map.leds.count)
-
     def _show(self, *, publish: bool = True) -> bool:
-        count = self._led_count()
-        if not count:
-            return False
-        now = time.monotonic()
-        frame = self.health.led_frame(now) or leds.render_frame(
-            self._scene, self.hardware.led_map, count, int(now * 4), spokes=self._spokes()
-        )
-        if frame == self._frame:
-            return False
-        self._frame = frame
-        self.hardware.strip.show(frame)
-        if publish and self.hub.count():
-            self.hub.publish({"type": "leds", "leds": [list(pixel) for pixel in frame]})
-        return True
+        changed = self.ring_board.show()
+        if changed and publish:
+            self._publish_leds()
+        return changed
 
-    def _changed(self, game: Game) -> None:
+    def _publish_leds(self) -> None:
+        if self.hub.count():
+            self.hub.publish({"type": "leds", "leds": self.ring_board.frame_json()})
+
+    def changed(self, game: Game) -> None:
         """Work out the board's view again, then tell the subscribers about a changed game.
 
         The live turn comes first: the published view carries it, and one worked out before

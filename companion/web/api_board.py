@@ -5,13 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from companion.games.base import as_int, check_keys, get
+from companion.games.rings import RINGS
 from companion.table import NotFound
 from companion.web.context import json_body, table
 from companion.web.owner import owner_only
 
 blueprint = Blueprint("api_board", __name__, url_prefix="/api")
 
-RINGS = 10
 MAX_DETENTS = 1000
 BUTTONS = ("done", "undo")
 

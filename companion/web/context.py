@@ -41,8 +41,11 @@ class Subscription(Protocol):
 class TableService(Protocol):
     """The table service's public methods (contract C); each answers JSON-ready values."""
 
-    hardware: Any
-    """The ring board's opened parts (``firmware.hardware.Hardware``), or ``None``."""
+    @property
+    def hardware(self) -> Any:
+        """The ring board's opened parts (``firmware.hardware.Hardware``), or ``None``."""
+        ...
+
     data_dir: Path
 
     def list_games(self) -> list[dict[str, Any]]: ...

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from companion.doctor.guided import RingTest, chase_frame, role_frame, role_pixels
+from companion.table.guided import RingTest, chase_frame, role_frame, role_pixels
 from firmware.emulator import RingTurner
 from firmware.maps import PinMap, load_led_map, load_pin_map
 from firmware.pins import make_factory

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.table import Table
-from companion.table.leds import OFF
+from companion.table.led_scenes import OFF
 from tests.conftest import SPEC_EXAMPLES
 from tests.table.conftest import TWO_SEATS, opener, turn_ring, wait_for
 
@@ -150,7 +150,7 @@ def test_with_the_spoke_pixels_unfit_only_bases_and_scores_light(tmp_path: Path)
 
 
 def test_render_frame_leaves_spoke_pixels_off_when_the_map_does_not_fit_the_board() -> None:
-    from companion.table.leds import GREEN, Scene, render_frame
+    from companion.table.led_scenes import GREEN, Scene, render_frame
     from firmware.maps import LedMap
 
     led_map = LedMap(spokes=(0, 1, 2, 3), bases=(4,))

@@ -23,7 +23,15 @@ from companion.games.base import RecordError, replay
 from companion.players import rings as players
 from companion.table import Conflict, Table
 from companion.table.computer import rotation_words
-from companion.table.leds import CHASE_GAP, DIE_COLOURS, OFF, Chase, Scene, chase_lit, render_frame
+from companion.table.led_scenes import (
+    CHASE_GAP,
+    DIE_COLOURS,
+    OFF,
+    Chase,
+    Scene,
+    chase_lit,
+    render_frame,
+)
 from firmware.hardware import Hardware
 from firmware.maps import LedMap, load_led_map, load_pin_map
 from tests.conftest import run_cli

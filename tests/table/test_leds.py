@@ -7,7 +7,7 @@ corner on 24-29, 30-35, 36-41, 42-47 (48 pixels).
 from __future__ import annotations
 
 from companion.table import Table
-from companion.table.leds import Base, Scene, Score, render_frame
+from companion.table.led_scenes import Base, Scene, Score, render_frame
 from firmware.leds import scale_frame
 from firmware.maps import load_led_map
 from tests.table.conftest import TWO_SEATS, settled_at, turn_ring, wait_for

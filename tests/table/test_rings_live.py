@@ -180,11 +180,21 @@ def test_confirm_before_the_dice_are_entered_is_refused(rings_table: Table) -> N
     assert str(refused.value) == "turn 1: cannot confirm: enter or roll the dice first"
 
 
-def test_dice_that_are_not_faces_of_the_board_are_malformed(rings_table: Table) -> None:
+def test_dice_entered_live_that_are_not_faces_are_refused_as_in_a_record_turn(
+    rings_table: Table,
+) -> None:
+    # One rule, one place: the engine's check, with the error a record turn gets (409).
     game = new_game(rings_table)
-    with pytest.raises(RecordError) as refused:
+    with pytest.raises(IllegalAction) as refused:
         rings_table.act(game["id"], game["version"], {"dice": dice(red=4)})
-    assert str(refused.value) == "dice.red: 4 is not a face of the dice (0, 1, 2, 3)"
+    assert str(refused.value) == "the red die shows 4, not a face of this board's dice (0, 1, 2, 3)"
+    with pytest.raises(IllegalAction) as in_a_record:
+        rings_table.act(
+            game["id"],
+            game["version"],
+            {"dice": dice(red=4), "rotations": [{"ring": 0, "steps": 4}]},
+        )
+    assert str(in_a_record.value) == f"turn 1: {refused.value}"
     with pytest.raises(RecordError) as refused:
         rings_table.act(game["id"], game["version"], {"dice": {"red": 1}})
     assert str(refused.value) == "dice.blue: missing key"

@@ -280,6 +280,21 @@ def test_dice_missing_a_colour_are_400(client: FlaskClient) -> None:
     assert_error(response, 400, "malformed", "dice.blue: missing key")
 
 
+def test_a_die_face_the_board_lacks_is_409_entered_live_as_in_a_record_turn(
+    client: FlaskClient,
+) -> None:
+    game = new_game(client)
+    dice = {"red": 4, "blue": 0, "green": 0, "yellow": 0, "brown": 0}
+    url = f"/api/games/{game['id']}/actions"
+    said = "the red die shows 4, not a face of this board's dice (0, 1, 2, 3)"
+    live = client.post(url, json={"version": 1, "action": {"dice": dice}})
+    assert_error(live, 409, "illegal", said)
+    turn = {"dice": dice, "rotations": [{"ring": 0, "steps": 4}]}
+    record = client.post(url, json={"version": 1, "action": turn})
+    assert_error(record, 409, "illegal", f"turn 1: {said}")
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
+
+
 def test_confirm_without_a_ring_board_is_409(client: FlaskClient) -> None:
     game = new_game(client)
     response = client.post(

@@ -385,7 +385,7 @@ def test_a_person_undoes_a_field_play_during_the_pause_and_the_companion_decides
     state = undone.get_json()["state"]
     assert (undone.get_json()["version"], state["to_move"], state["log"]) == (3, "Ann", [])
     assert state["companion"] is None  # its decision for the undone position is dropped
-    assert table._call(lambda: dict(table.companion.plans)) == {}
+    assert table.call(lambda: dict(table.companion.plans)) == {}
     table.companion.configure(pause_ms=0)
     assert ann.post(url + "/actions", json={"version": 3, "action": mountain}).status_code == 200
     game = wait_for(lambda: ann.get(url).get_json(), lambda g: g["version"] == 5)

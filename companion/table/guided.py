@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
-from firmware.maps import LED_ROLES, LedMap, PinMap
+from companion.games.base import JSON
+from companion.table.board_parts import PinMapLike, RingReportLike, RingStatusLike
+from companion.table.led_scenes import RGB, LedMapLike
 
-RGB = tuple[int, int, int]
+LED_ROLES: Final = ("spokes", "entrances", "bases", "scores")
+"""The roles of an LED map (:class:`~companion.table.led_scenes.LedMapLike`)."""
 LIT: Final[RGB] = (255, 255, 255)
 OFF: Final[RGB] = (0, 0, 0)
 CHASE: Final[RGB] = (255, 255, 255)
@@ -44,7 +47,7 @@ class RingTest:
     lines toggled and no errors.
     """
 
-    def __init__(self, pin_map: PinMap, statuses: Sequence[Any]) -> None:
+    def __init__(self, pin_map: PinMapLike, statuses: Sequence[RingStatusLike]) -> None:
         self.pin_map = pin_map
         self._rings = [
             _Progress(
@@ -56,7 +59,7 @@ class RingTest:
             for ring, status in zip(pin_map.rings, statuses, strict=True)
         ]
 
-    def take(self, report: Any) -> None:
+    def take(self, report: RingReportLike) -> None:
         """Note a ring arriving on a slot: one slot up or down since the last arrival."""
         if report.kind != "moved" or not report.aligned:
             return
@@ -70,14 +73,14 @@ class RingTest:
         elif steps <= -ring.per_slot:
             ring.minus = True
 
-    def result(self, statuses: Sequence[Any]) -> list[dict[str, Any]]:
+    def result(self, statuses: Sequence[RingStatusLike]) -> list[dict[str, JSON]]:
         """Each ring's verdict, what it has seen, and one line in plain words."""
         return [
             self._ring_result(index, ring, status)
             for index, (ring, status) in enumerate(zip(self._rings, statuses, strict=True))
         ]
 
-    def _ring_result(self, index: int, ring: _Progress, status: Any) -> dict[str, Any]:
+    def _ring_result(self, index: int, ring: _Progress, status: RingStatusLike) -> dict[str, JSON]:
         pins = self.pin_map.rings[index]
         now = _line_edges(status)
         moved = (now[0] - ring.base_edges[0], now[1] - ring.base_edges[1])
@@ -115,15 +118,15 @@ class RingTest:
         }
 
 
-def _line_edges(status: Any) -> tuple[int, int]:
-    edges = getattr(status, "line_edges", (0, 0))
+def _line_edges(status: RingStatusLike) -> tuple[int, int]:
+    edges = status.line_edges
     return int(edges[0]), int(edges[1])
 
 
 # -- the LED test ----------------------------------------------------------------------------
 
 
-def role_pixels(led_map: LedMap, role: str) -> list[int]:
+def role_pixels(led_map: LedMapLike, role: str) -> list[int]:
     """The pixels of one role of the LED map, in map order (``scores``: corner by corner).
 
     :raises ValueError: for a role the LED map does not know.
@@ -136,7 +139,7 @@ def role_pixels(led_map: LedMap, role: str) -> list[int]:
     return list(pixels)
 
 
-def role_frame(led_map: LedMap, count: int, role: str) -> list[RGB]:
+def role_frame(led_map: LedMapLike, count: int, role: str) -> list[RGB]:
     """A frame with one role's pixels lit white and every other pixel off."""
     frame = [OFF] * count
     for pixel in role_pixels(led_map, role):

@@ -22,9 +22,10 @@ relying on colour.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
+
+from companion.games import rings
 
 RGB = tuple[int, int, int]
 
@@ -219,36 +220,29 @@ def blank(count: int) -> list[RGB]:
 
 
 def scene_of_rings(
-    state: object,
+    state: rings.State,
     *,
-    to_move: int | None,
     open_paths: frozenset[int] = frozenset(),
     advance: frozenset[int] = frozenset(),
     snipes: frozenset[int] = frozenset(),
     guide: frozenset[int] = frozenset(),
     illegal: bool = False,
+    chase: Chase | None = None,
 ) -> Scene:
     """Build the scene of a ring-board game from its state and its live turn.
 
-    ``state`` is a rings ``State``: its ``seats`` carry ``corner`` and ``colour`` and its
-    ``scores`` the points per seat; a seat in the two-base variants has two bases.
+    Each seat lights the corners the state gives its bases (two in the two-base variants),
+    full for the seat to move (``state.to_move``), and its points at its own corner.
     """
-    seats: Sequence[object] = getattr(state, "seats", ())
-    scores: Sequence[int] = tuple(getattr(state, "scores", ()))
-    variant = str(getattr(state, "variant", "standard"))
+    to_move = state.to_move
     bases: list[Base] = []
     score_pixels: list[Score] = []
-    for number, seat in enumerate(seats):
-        corner = int(getattr(seat, "corner", 0))
-        colour = str(getattr(seat, "colour", "white"))
+    for number, seat in enumerate(state.seats):
         moving = to_move == number
-        corners = [corner] if variant == "standard" else [corner, (corner + 2) % 4]
-        bases.extend(Base(c, colour, moving) for c in corners)
-        points = int(scores[number]) if number < len(scores) else 0
-        score_pixels.append(Score(corner, points, colour))
-    mover = None
-    if to_move is not None and 0 <= to_move < len(seats):
-        mover = str(getattr(seats[to_move], "colour", "white"))
+        bases.extend(Base(corner, seat.colour, moving) for corner in state.bases(number))
+        points = state.scores[number] if number < len(state.scores) else 0
+        score_pixels.append(Score(seat.corner, points, seat.colour))
+    mover = state.seats[to_move].colour if to_move is not None else None
     return Scene(
         open_paths=open_paths,
         advance=advance,
@@ -258,4 +252,5 @@ def scene_of_rings(
         illegal=illegal,
         bases=tuple(bases),
         scores=tuple(score_pixels),
+        chase=chase,
     )

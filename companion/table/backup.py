@@ -343,9 +343,12 @@ def restore_files(data_dir: Path, data: bytes) -> tuple[Header, Path | None]:
 
 
 def _clear(data_dir: Path, staging: Path) -> None:
-    """Remove what the data directory held (but the lock, the backups and ``staging``)."""
+    """Remove what the data directory held, but the lock, the backups, ``staging`` and the
+    damaged databases kept aside (those are never deleted: ``companion.table.store``)."""
     for entry in data_dir.iterdir():
         if entry.name in {LOCK_NAME, BACKUPS_DIR} or entry == staging:
+            continue
+        if entry.name.startswith(f"{DB_NAME}.damaged-"):
             continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry)

@@ -315,6 +315,11 @@ def test_a_damaged_database_is_brought_back_from_the_rolling_backup(tmp_path: Pa
         assert damaged.export(game_id) == record
         assert client.get("/api/damaged").get_json() == {"damaged": []}
         assert not any("was damaged" in text for text in damaged.status()["warnings"])
+    kept_aside = [
+        p for p in data.glob(f"{DB_NAME}.damaged-*") if p.name[-4:] not in {"-wal", "-shm"}
+    ]
+    assert len(kept_aside) == 1  # never deleted, by a restore neither
+    assert kept_aside[0].read_bytes().startswith(b"these are not the pages")
 
 
 def test_a_restore_with_the_ring_board_attached_guides_the_rings_back(

@@ -22,15 +22,25 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from companion.table.errors import Conflict, Forbidden, NotFound
 from companion.table.schema import OwnerRow
 from companion.table.seats import digest, new_token
+from companion.table.store import Store
 
-if TYPE_CHECKING:
-    from companion.table.service import Table
+T = TypeVar("T")
+
+
+class Caller(Protocol):
+    """What the owner role uses of the table: running a function on its thread."""
+
+    def call(self, function: Callable[[], T]) -> T:
+        """Run ``function`` on the table thread (from any thread)."""
+        ...
+
 
 CODE_SECONDS = 600
 """How long a code from ``mandala pair`` stays valid."""
@@ -105,8 +115,9 @@ class _Request:
 class OwnerRole:
     """Who holds the owner role; kept in the table's store, checked on the table thread."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Caller, db: Callable[[], Store]) -> None:
         self.table = table
+        self._db = db
         self._owners: dict[str, OwnerRow] = {}
         """Digest of each owner token -> its row."""
         self._waiting: dict[str, _Request] = {}
@@ -115,7 +126,7 @@ class OwnerRole:
 
     def load(self) -> None:
         """Read the owners from the store (the table calls this as it starts)."""
-        self._owners = {row.digest: row for row in self.table._db().owners()}
+        self._owners = {row.digest: row for row in self._db().owners()}
 
     # Public (any thread) ------------------------------------------------------------------
 
@@ -233,7 +244,7 @@ class OwnerRole:
         return self._grant(found.label, "the done button")
 
     def _pair_with_code(self, code: str, label: str) -> dict[str, Any]:
-        store = self.table._db()
+        store = self._db()
         if store.take_pair_code(code_digest(code), time.time()):
             self._wrong = 0
             return self._grant(label, "a code")
@@ -256,7 +267,7 @@ class OwnerRole:
         while any(row.id == owner_id for row in self._owners.values()):
             owner_id = secrets.token_hex(4)
         row = OwnerRow(owner_id, digest(token), label[:MAX_LABEL], how, time.time())
-        self.table._db().add_owner(row)
+        self._db().add_owner(row)
         self._owners[row.digest] = row
         return {"owner_token": token, "id": owner_id}
 
@@ -264,5 +275,5 @@ class OwnerRole:
         found = [key for key, row in self._owners.items() if row.id == owner_id]
         if not found:
             raise NotFound(f"no phone {owner_id!r} holds the owner role")
-        self.table._db().remove_owner(owner_id)
+        self._db().remove_owner(owner_id)
         del self._owners[found[0]]

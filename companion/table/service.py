@@ -139,7 +139,7 @@ class Table:
         """The Health page's ring test, LED test and buttons seen (table thread only)."""
         self.ring_board = RingBoard(hardware, self.health, self._board_state, self._db)
         """The ring board's live part (``companion.table.ringboard``; table thread only)."""
-        self.owner = OwnerRole(self)
+        self.owner = OwnerRole(self, self._db)
         """Who holds the owner role (``companion.table.owner``)."""
         self.started_at = 0.0
 

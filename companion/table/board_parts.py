@@ -15,40 +15,37 @@ from typing import Protocol
 from companion.table.led_scenes import RGB, LedMapLike
 
 
-class RingReportLike(Protocol):
+class RingSensedLike(Protocol):
+    """Where one ring stands as sensed: its offset, and whether it is in a slot and at rest."""
+
+    @property
+    def offset(self) -> int: ...
+    @property
+    def aligned(self) -> bool: ...
+    @property
+    def settled(self) -> bool: ...
+    @property
+    def detents(self) -> int: ...
+
+
+class RingReportLike(RingSensedLike, Protocol):
     """One change of one ring (``firmware.rings.RingReport``)."""
 
     @property
     def ring(self) -> int: ...
     @property
-    def offset(self) -> int: ...
-    @property
-    def aligned(self) -> bool: ...
-    @property
-    def settled(self) -> bool: ...
-    @property
     def kind(self) -> str: ...
-    @property
-    def detents(self) -> int: ...
 
 
-class RingStatusLike(Protocol):
+class RingStatusLike(RingSensedLike, Protocol):
     """One ring's sensed state and health (``firmware.rings.RingStatus``)."""
 
-    @property
-    def offset(self) -> int: ...
-    @property
-    def aligned(self) -> bool: ...
-    @property
-    def settled(self) -> bool: ...
     @property
     def edges(self) -> int: ...
     @property
     def errors(self) -> int: ...
     @property
     def last_movement(self) -> float | None: ...
-    @property
-    def detents(self) -> int: ...
     @property
     def line_edges(self) -> tuple[int, int]: ...
     @property
@@ -148,6 +145,7 @@ __all__ = [
     "RingPinsLike",
     "RingReportLike",
     "RingReporter",
+    "RingSensedLike",
     "RingStatusLike",
     "StripConfigLike",
     "StripLike",

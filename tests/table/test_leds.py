@@ -6,8 +6,9 @@ corner on 24-29, 30-35, 36-41, 42-47 (48 pixels).
 
 from __future__ import annotations
 
+from companion.games import rings
 from companion.table import Table
-from companion.table.led_scenes import Base, Scene, Score, render_frame
+from companion.table.led_scenes import Base, Scene, Score, render_frame, scene_of_rings
 from firmware.leds import scale_frame
 from firmware.maps import load_led_map
 from tests.table.conftest import TWO_SEATS, settled_at, turn_ring, wait_for
@@ -119,3 +120,19 @@ def test_after_a_confirmed_turn_the_other_seat_is_bright_and_the_score_shows(
     assert game["state"]["scores"] == {"Ann": 1, "Bo": 0}
     expected = frame(p2=GREEN, p6=GREEN, p10=CYAN, p14=GREEN, p20=DIM_ORANGE, p22=CYAN, p24=ORANGE)
     assert rings_table.board()["leds"] == [list(pixel) for pixel in expected]
+
+
+def test_a_two_bases_seat_lights_both_its_bases_as_the_state_gives_them() -> None:
+    # Ann (corner 0) and Bo (corner 1) each also have the diagonal base: 2 and 3.
+    state = rings.new_game(
+        {
+            "game": "rings",
+            "board": "reference",
+            "variant": "two-bases",
+            "seats": [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 1}],
+        }
+    )
+    assert [state.bases(0), state.bases(1)] == [(0, 2), (1, 3)]
+    scene = scene_of_rings(state)
+    shown = render_frame(scene, LED_MAP, 48)
+    assert shown == frame(p20=ORANGE, p22=ORANGE, p21=DIM_PURPLE, p23=DIM_PURPLE)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
 import secrets
 import threading
 import time
@@ -26,13 +25,11 @@ from companion.games.base import (
     GAME_ERRORS,
     JSON,
     Engine,
-    IllegalAction,
     RecordError,
-    as_bool,
     as_dict,
 )
 from companion.table import clock, create, listing, live, steps
-from companion.table.adapters import Adapter, Result, adapter
+from companion.table.adapters import Result, adapter
 from companion.table.board_parts import BoardHardware, HardwareOpener, RingReportLike
 from companion.table.cards_companion import CompanionSeats
 from companion.table.computer import ComputerSeats
@@ -42,6 +39,7 @@ from companion.table.game import Game, iso
 from companion.table.health import HealthDesk
 from companion.table.hub import Hub, Subscription
 from companion.table.limits import CreateRate
+from companion.table.live_steps import LiveSteps, is_live_step
 from companion.table.owner import OwnerRole
 from companion.table.ringboard import RingBoard
 from companion.table.schema import GameRow
@@ -55,8 +53,6 @@ T = TypeVar("T")
 ACTIVE_KEY = "active_rings_game"
 CALL_TIMEOUT = 30.0
 """How long a caller waits for the table thread before it is told to try again."""
-LIVE_KEYS = ("dice", "roll", "confirm", "accept_offsets", "resume", "play")
-"""Keys of a live ring-board step (a record turn has ``dice`` *and* ``rotations``)."""
 
 
 @dataclass(frozen=True)
@@ -77,15 +73,6 @@ class _Button:
 
 class _Stop:
     pass
-
-
-def is_live_step(kind_adapter: Adapter, action: dict[str, JSON]) -> bool:
-    """Say whether ``action`` is a live step of the ring board (not a record turn)."""
-    return (
-        kind_adapter.ring_board
-        and "rotations" not in action
-        and any(key in action for key in LIVE_KEYS)
-    )
 
 
 _Item = _Call | _RingReport | _Button | _Stop
@@ -139,6 +126,15 @@ class Table:
         """The Health page's ring test, LED test and buttons seen (table thread only)."""
         self.ring_board = RingBoard(hardware, self.health, self._board_state, self._db)
         """The ring board's live part (``companion.table.ringboard``; table thread only)."""
+        self.live_steps = LiveSteps(
+            self.ring_board,
+            self.computer,
+            self._db,
+            self._act_step,
+            self._put_on_board,
+            lambda: self._active,
+        )
+        """The live steps of a ring-board turn (``companion.table.live_steps``)."""
         self.owner = OwnerRole(self, self._db)
         """Who holds the owner role (``companion.table.owner``)."""
         self.started_at = 0.0
@@ -692,8 +688,8 @@ class Table:
         if game.error is not None:
             raise Conflict(f"game {game.id} {game.error}")
         action = as_dict(action, "action")
-        if is_live_step(kind_adapter, action):
-            self._act_live(game, action)
+        if is_live_step(kind_adapter.ring_board, action):
+            self.live_steps.apply(game, action)
         else:
             word = game.engine.STEP_WORD
             # A step whose record form is not an object (an icehouse pick is a bare index)
@@ -720,60 +716,6 @@ class Table:
         if adapter(game.kind).ring_board:
             game.dice = None
             game.dice_source = None
-
-    def _act_live(self, game: Game, action: dict[str, JSON]) -> None:
-        if len(action) != 1:
-            keys = ", ".join(sorted(action))
-            raise RecordError(f"action: one live step at a time, got {keys}")
-        key = next(iter(action))
-        if key != "dice" and not as_bool(action[key], f"action.{key}"):
-            raise RecordError(f"action.{key}: expected true")
-        if key in ("dice", "roll", "confirm") and game.over:
-            raise IllegalAction("the game is over")
-        store = self._db()
-        if key == "dice":
-            dice = rings.parse_dice(game.state, action["dice"])
-            game.updated = store.set_dice(game.id, game.version + 1, dice, "entered")
-            game.version += 1
-            game.dice, game.dice_source = dice, "entered"
-        elif key == "roll":
-            rng = random.Random(f"{game.seed}:{game.rolls}")
-            dice = {colour: int(v) for colour, v in rings.roll(rng, game.state.board).items()}
-            game.updated = store.set_dice(
-                game.id, game.version + 1, dice, "rolled", rolls=game.rolls + 1
-            )
-            game.version += 1
-            game.rolls += 1
-            game.dice, game.dice_source = dice, "rolled"
-        elif key == "resume":
-            if game.id != self._active:
-                self._put_on_board(game, "resume")
-        elif key == "accept_offsets":
-            self._need_board(game)
-            self.ring_board.accept_offsets()
-        elif key == "play":
-            self.computer.play(game)
-        else:
-            self._confirm(game)
-
-    def _need_board(self, game: Game) -> None:
-        if self.hardware is None:
-            raise Conflict('no ring board is attached: post the turn as {"dice", "rotations"}')
-        if game.id != self._active:
-            raise Conflict(
-                f'game {game.id} is not on the board: resume it first ({{"resume": true}})'
-            )
-
-    def _confirm(self, game: Game) -> None:
-        self._need_board(game)
-        turn = self.ring_board.compute_live(game.state, game.dice)
-        if turn.blocked is not None:
-            number = len(game.actions) + 1
-            if turn.reason is not None and turn.blocked == turn.reason:
-                raise IllegalAction(f"turn {number}: {turn.blocked}")
-            raise Conflict(f"turn {number}: cannot confirm: {turn.blocked}")
-        assert turn.dice is not None and turn.rotations is not None
-        self._act_step(game, {"dice": turn.dice, "rotations": turn.rotations})
 
     def _undo(self, game_id: str, version: int, viewer: Viewer | None = None) -> dict[str, JSON]:
         game = self.find(game_id)

@@ -131,12 +131,15 @@ def role_pixels(led_map: LedMapLike, role: str) -> list[int]:
 
     :raises ValueError: for a role the LED map does not know.
     """
-    if role not in LED_ROLES:
+    roles = {
+        "spokes": led_map.spokes,
+        "entrances": led_map.entrances,
+        "bases": led_map.bases,
+        "scores": tuple(pixel for corner in led_map.scores for pixel in corner),
+    }
+    if role not in roles:
         raise ValueError(f"role {role!r} is not one of {', '.join(LED_ROLES)}")
-    if role == "scores":
-        return [pixel for corner in led_map.scores for pixel in corner]
-    pixels: tuple[int, ...] = getattr(led_map, role)
-    return list(pixels)
+    return list(roles[role])
 
 
 def role_frame(led_map: LedMapLike, count: int, role: str) -> list[RGB]:

@@ -5,8 +5,12 @@ only code that changes a game), ``store`` (SQLite: games, journals, ring offsets
 (the ring-board turn at a real table: dice, matching sensed offsets, preview, re-sync),
 ``leds`` (the LED frame as a pure function of the table's state), ``hub`` (change
 notifications for the panel's Server-Sent Events, rendered per subscriber), ``seats`` (host
-and seat tokens of card games with hidden hands: who a request is) and ``cards_view`` (what
-each viewer of a card game sees, plain instructions per card action, who may act or undo).
+and seat tokens of card games with hidden hands: who a request is), ``cards_view`` (what
+each viewer of a card game sees, plain instructions per card action, who may act or undo),
+``adapters`` (one per game kind: its setup, who may act, its view, export and finished-play
+result; the table never branches on the kind), ``game`` (a game as the table thread keeps
+it), ``create`` (a new game from a request), ``steps`` (a step played or taken back in
+memory) and ``listing`` (the games list and the seats' colours).
 
 What must not: game rules (the engines in ``companion.games`` have them), pin access (the
 ``firmware`` package has it; the table only receives its reports and drives its LED strip),

@@ -118,3 +118,32 @@ def test_a_stored_state_keeps_its_claim_and_its_due_entry() -> None:
     )
     assert state.claiming == cards.Claiming(1, 1, 0)
     assert state.due == cards.Due("cup", 1, True)
+
+
+def test_a_stored_state_that_is_not_an_object_is_refused() -> None:
+    with pytest.raises(RecordError, match=r"^state: expected an object, got a list$"):
+        cards.state_from_json([])
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [((), "state"), (("claiming",), "claiming"), (("due",), "due")],
+)
+def test_a_stored_state_with_a_key_missing_or_unknown_is_refused_naming_it(
+    where: tuple[str, ...], message: str
+) -> None:
+    extra = stored()
+    place: Any = extra
+    for key in where:
+        place = place[key]
+    place["colour"] = "red"
+    with pytest.raises(RecordError, match="^" + re.escape(f"{message}.colour: unknown key")):
+        cards.state_from_json(extra)
+    missing = stored()
+    place = missing
+    for key in where:
+        place = place[key]
+    first = next(iter(place))
+    del place[first]
+    with pytest.raises(RecordError, match="^" + re.escape(f"{message}.{first}: missing key")):
+        cards.state_from_json(missing)

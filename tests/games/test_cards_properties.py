@@ -49,6 +49,7 @@ def test_the_108_cards_are_conserved_at_every_step_of_play(seed: int, play_seed:
     for state in states:
         assert all_cards(state) == [18] * 6
         assert sum(state.hands_unseen) == 0 and state.deck_unseen == 0
+        assert sum(state.cups_unseen) == 0
         assert all(0 <= state.hand_size(s) <= 8 for s in (0, 1))
 
 

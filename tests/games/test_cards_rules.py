@@ -13,6 +13,8 @@ import pytest
 from companion.games import cards
 from companion.games.base import IllegalAction, RecordError
 from companion.games.cards import Claiming, cards_of
+from companion.games.cards.rules import seeded_reshuffle
+from companion.games.cards.rules import start as start_game
 from tests.games.cards_support import make_deck, play, start, summary
 
 # ---------------------------------------------------------------------------------------
@@ -259,6 +261,21 @@ def test_discard_of_more_than_the_hand_holds_of_a_colour_is_refused() -> None:
     with pytest.raises(IllegalAction) as caught:
         start(DISCARD_DECK, {"discard": "red", "count": 4})
     assert str(caught.value) == "Ann cannot discard 4 red: Ann holds only 3 red"
+
+
+@pytest.mark.parametrize(
+    ("count", "message"),
+    [
+        (1, "Ann cannot discard black: Ann holds no black"),
+        (2, "Ann cannot discard 2 black: Ann holds no black"),
+    ],
+)
+def test_a_refused_discard_names_one_card_by_its_colour_and_more_by_their_count(
+    count: int, message: str
+) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        start(DISCARD_DECK, {"discard": "black", "count": count})
+    assert str(caught.value) == message
 
 
 def test_discard_of_one_card_of_a_whole_hand_leaves_the_hand_size() -> None:
@@ -704,6 +721,12 @@ def test_full_tie_has_no_winner() -> None:
     assert cards.winner_index([3, 3], [4, 4]) is None
 
 
+def test_a_lone_score_wins_and_a_tie_is_only_between_the_best_two() -> None:
+    assert cards.winner_index([3], [4]) == 0
+    assert cards.winner_index([2, 3, 3], [0, 4, 4]) is None
+    assert cards.winner_index([3, 2, 2], [4, 0, 0]) == 0
+
+
 def test_winner_is_null_until_the_game_is_over() -> None:
     state = set_up(cups=(cards_of(["red"] * 2), cards_of([])), rivers=(("red",), ()))
     s = summary(state)
@@ -726,6 +749,21 @@ def test_seeded_game_deals_from_a_shuffled_deck_of_18_per_colour() -> None:
     assert state.deck == deck[20:]
 
 
+def test_a_seeded_reshuffle_shuffles_the_pile_by_the_seed_and_the_reshuffles_number() -> None:
+    pile = (5, 4, 3, 3, 2, 1)
+    first = seeded_reshuffle(2026, 0, pile)
+    assert cards_of(first) == pile
+    assert seeded_reshuffle(2026, 0, pile) == first
+    assert list(first) != sorted(first, key=cards.COLOURS.index)
+    assert seeded_reshuffle(2026, 1, pile) != first
+    assert seeded_reshuffle(2027, 0, pile) != first
+
+
+def test_a_play_game_needs_a_deck_or_a_seed_to_deal() -> None:
+    with pytest.raises(RecordError, match=r"^deck: missing key \(or a seed to shuffle one\)$"):
+        start_game(("Ann", "Bo"), "play")
+
+
 def test_export_setup_writes_out_a_seeded_deck_and_keeps_the_seed() -> None:
     setup = cards.export_setup({"seats": ["Ann", "Bo"], "seed": 5})
     assert setup == {
@@ -736,3 +774,12 @@ def test_export_setup_writes_out_a_seeded_deck_and_keeps_the_seed() -> None:
     }
     table_setup = {"game": "cards", "mode": "table", "seats": ["Ann", "Bo"]}
     assert cards.export_setup(table_setup) == table_setup
+
+
+def test_a_score_sheet_takes_a_full_river_of_six_colours_and_refuses_a_seventh() -> None:
+    full = ["red", "orange", "yellow", "green", "purple", "black"]
+    sheet = {"Ann": {"river": full, "cup": {"black": 1}}, "Bo": {"river": [], "cup": {}}}
+    assert cards.score_sheet({"game": "cards", "sheet": sheet})["scores"] == {"Ann": 6, "Bo": 0}
+    sheet["Ann"]["river"] = [*full, "red"]
+    with pytest.raises(RecordError, match=r"^sheet\.Ann\.river: 7 colours; a river has at most 6$"):
+        cards.score_sheet({"game": "cards", "sheet": sheet})

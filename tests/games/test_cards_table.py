@@ -220,3 +220,32 @@ def test_table_game_starts_with_the_setup_deal_due() -> None:
     assert state.due == Due("deal", 0, setup=True)
     assert cards.acting_seat(state) is None
     assert len(cards.legal_actions(state)) == 21  # every unordered pair of colours
+
+
+def test_a_late_deal_lists_only_the_cards_the_deck_and_pile_still_hold() -> None:
+    one_left = replace(table(*DESTRUCTION), deck_unseen=0, discard=cards_of(["red"]))
+    assert cards.legal_actions(one_left) == [cards.Deal(0, (c,)) for c in cards.COLOURS]
+    none_left = replace(table(*DESTRUCTION), deck_unseen=0, discard=cards_of([]))
+    assert cards.legal_actions(none_left) == [cards.Deal(0, ())]
+    after = cards.apply(none_left, cards.Deal(0, ()))
+    assert after.due is None and sum(after.mountains[0]) == 0
+
+
+def test_a_deal_that_leaves_the_seat_to_act_without_a_card_ends_play() -> None:
+    state = table(*DESTRUCTION)
+    empty_handed = replace(state, hands_unseen=(0, state.hands_unseen[1]))
+    after = play(empty_handed, {"deal": 0, "colours": ["black", "black"]})
+    assert after.due == Due("cup", 0)
+    assert summary(after)["to_move"] is None
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [(cards.Deal(0, ("red", "red")), "a deal"), (cards.CupEntry("Ann", ("red",)), "a cup entry")],
+)
+def test_a_table_entry_in_a_game_played_on_the_panel_is_refused(
+    entry: cards.Action, words: str
+) -> None:
+    state = cards.new_game({"game": "cards", "seats": ["Ann", "Bo"], "seed": 1})
+    with pytest.raises(IllegalAction, match=f"^{words} is only for tracking a real table$"):
+        cards.apply(state, entry)

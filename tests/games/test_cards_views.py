@@ -185,3 +185,14 @@ def test_tracking_a_table_the_last_entry_can_always_be_undone() -> None:
         for seat in (0, 1, None):
             assert cards.undo_refusal(before, action, seat) is None
             assert cards.can_undo(before, action, seat) is True
+
+
+def test_tracking_a_table_the_seat_to_act_sees_its_legal_actions_and_nobody_else_does() -> None:
+    state = table(
+        {"deal": 0, "colours": ["red", "orange"]}, {"deal": 1, "colours": ["yellow", "green"]}
+    )
+    listed = [cards.action_to_json(a) for a in cards.legal_actions(state)]
+    assert listed and {"discard": "red", "count": 1} in listed
+    assert cards.seat_view(state, 0)["legal"] == listed
+    assert cards.seat_view(state, 1)["legal"] == []
+    assert cards.seat_view(state, None)["legal"] == []

@@ -33,8 +33,10 @@ each test calls is traced once, first), fastest first, stopping at the first fai
 
 Hypothesis runs derandomized and without its example database, so a run is repeatable and the
 call map matches what each mutant's tests execute. Each mutant has a timeout (ten times what
-its tests took, at least 20 s); a mutant that hangs counts as killed, as the suite's own
-timeout would fail it. The runner lowers its own priority (``nice 15``) and uses one worker.
+its tests took, at least 20 s), and in a forked copy each test a CPU limit (ten times what it
+took, at least 5 s), so a mutant that loops for ever stops in seconds; a mutant that hangs
+counts as killed, as the suite's own timeout would fail it. The runner lowers its own
+priority (``nice 15``) and uses one worker.
 """
 
 from __future__ import annotations
@@ -429,13 +431,32 @@ def clear_caches() -> None:
                 clear()
 
 
-def run_items(items: list[pytest.Item]) -> bool:
-    """Run pytest items in order; True when all passed."""
+#: A forked child's exit status when one test ran past its CPU limit (see :func:`run_items`).
+HUNG = 5
+
+
+def _hung(signum: int, frame: types.FrameType | None) -> None:
+    os._exit(HUNG)
+
+
+def run_items(items: list[pytest.Item], limits: Sequence[float] = ()) -> bool:
+    """Run pytest items in order; True when all passed.
+
+    ``limits`` gives each item's CPU seconds: an item that spends more has hung (a mutant
+    that loops for ever), and the forked child exits at once with :data:`HUNG` instead of
+    waiting for the whole run's deadline. CPU time, not wall time: the machine is shared.
+    """
     from _pytest.runner import runtestprotocol
 
+    if limits:
+        signal.signal(signal.SIGVTALRM, _hung)
     for i, item in enumerate(items):
         nextitem = items[i + 1] if i + 1 < len(items) else None
+        if limits:
+            signal.setitimer(signal.ITIMER_VIRTUAL, limits[i])
         reports = runtestprotocol(item, nextitem=nextitem, log=False)
+        if limits:
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
         if any(r.failed for r in reports):
             return False
     return True
@@ -737,14 +758,16 @@ class Plugin:
                 if not swap_code(mutant):
                     return 4
                 clear_caches()
-                return 0 if run_items([by_id[i] for i in chosen]) else 1
+                limits = [max(5.0, 10 * seconds(i)) for i in chosen]
+                return 0 if run_items([by_id[i] for i in chosen], limits) else 1
 
             status, took = (4, 0.0) if not mutant.function else in_fork(work, budget)
             if status == 4:
                 start = time.monotonic()
                 status = run_from_source(mutant, chosen, budget + 30, self.options.examples)
                 took = time.monotonic() - start
-            verdict = "timeout" if status is None else "survived" if status == 0 else "killed"
+            hung = status is None or status == HUNG
+            verdict = "timeout" if hung else "survived" if status == 0 else "killed"
             outcomes.append(Outcome(mutant, verdict, took, len(chosen)))
             if self.options.verbose:
                 print(f"  {n}/{len(mutants)} {verdict:8} {took:5.1f}s {mutant.key}", flush=True)

@@ -25,8 +25,6 @@ MODES: tuple[Mode, ...] = ("play", "table")
 Cards = tuple[int, ...]
 """How many cards of each colour, in :data:`COLOURS` order (always six numbers)."""
 
-NO_CARDS: Cards = (0,) * len(COLOURS)
-
 
 def cards_of(colours: Iterable[str]) -> Cards:
     """Count a sequence of colour names."""

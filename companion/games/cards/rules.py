@@ -542,6 +542,16 @@ def _due_words(state: State, due: Due) -> str:
     return f"the cup entry for {state.seats[due.index]}"
 
 
+def _entry(work: _Scratch, due: Due, action: Action, words: str) -> None:
+    """Apply the table entry that is due (a deal or a cup entry); refuse any other action."""
+    if isinstance(action, Deal) and due.kind == "deal":
+        _deal(work, due, action)
+    elif isinstance(action, CupEntry) and due.kind == "cup":
+        _cup(work, due, action)
+    else:
+        raise IllegalAction(f"{words} while {_due_words(work.state, due)} is due")
+
+
 def apply(state: State, action: Action) -> State:
     """Return the state after ``action`` by the seat whose action it is.
 
@@ -557,12 +567,7 @@ def apply(state: State, action: Action) -> State:
     work = _Scratch.of(state)
     due = state.due
     if due is not None:
-        if isinstance(action, Deal) and due.kind == "deal":
-            _deal(work, due, action)
-        elif isinstance(action, CupEntry) and due.kind == "cup":
-            _cup(work, due, action)
-        else:
-            raise IllegalAction(f"{words} while {_due_words(state, due)} is due")
+        _entry(work, due, action, words)
         return work.freeze()
     if isinstance(action, Deal | CupEntry):
         if isinstance(action, CupEntry):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -12,7 +11,9 @@ from companion import games
 from companion.table import Table, adapters
 from companion.table.adapters import Adapter, Form
 from tests.toygame import nim
-from tests.web.conftest import serving
+from tests.web.conftest import browser, serving
+
+__all__ = ["browser"]  # the same Chromium fixture as the panel's browser tests
 
 
 @pytest.fixture
@@ -31,12 +32,3 @@ def panel(nim_registered: None, tmp_path: Path) -> Iterator[str]:
     with Table(data, None, data / "boards") as table:
         config = {"BOARDS_DIR": data / "boards", "SSE_HEARTBEAT_SECONDS": 0.2}
         yield from serving(table, config)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Debian's headless Chromium, launched through Playwright (see ``tests/web/browser.py``)."""
-    from tests.web.browser import chromium
-
-    with chromium() as launched:
-        yield launched

@@ -229,3 +229,17 @@ class Adapter:
     def board(self, game: Game) -> str | None:
         """The board played on, by name (none here)."""
         return None
+
+
+class StateScores(Adapter):
+    """A kind whose state keeps each seat's ``scores`` and the ``winner`` the rules name
+    (a seat number, None before the end)."""
+
+    def final_scores(self, game: Game) -> Sequence[int]:
+        """Each seat's score as the state keeps it."""
+        return [int(score) for score in game.state.scores]
+
+    def winner(self, game: Game) -> int | None:
+        """The seat the rules name winner (their tie-break applied)."""
+        winner: int | None = game.state.winner
+        return winner

@@ -6,12 +6,11 @@ and taps the path, so its view adds the layout keys of the whole state to the su
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from companion.games import icehouse
 from companion.games.base import JSON, Engine
-from companion.table.adapters.base import Adapter, Form
+from companion.table.adapters.base import Form, StateScores
 from companion.table.game import Game
 from companion.table.seats import GameTokens, Viewer
 
@@ -19,7 +18,7 @@ VIEW_KEYS = ("seed", "path", "places", "scorings", "at_end")
 """What an icehouse page needs besides the summary (the layout to build and to tap)."""
 
 
-class IcehouseAdapter(Adapter):
+class IcehouseAdapter(StateScores):
     """Kory Heath's Icehouse Mandala."""
 
     def __init__(self) -> None:
@@ -36,12 +35,3 @@ class IcehouseAdapter(Adapter):
         whole = icehouse.state_to_json(game.state)
         state.update((key, whole[key]) for key in VIEW_KEYS)
         return state
-
-    def final_scores(self, game: Game) -> Sequence[int]:
-        """Each seat's points."""
-        return list(game.state.scores)
-
-    def winner(self, game: Game) -> int | None:
-        """Most points (a tie goes to the pawn furthest forward)."""
-        winner: int | None = game.state.winner
-        return winner

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games import rings
 from companion.games.base import JSON, Engine, as_int
-from companion.table.adapters.base import Adapter, Form, Setting
+from companion.table.adapters.base import Form, Setting, StateScores
 from companion.table.computer import check_seats
 from companion.table.game import Game
 
@@ -24,7 +24,7 @@ BOARD_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 """The names of the owner's board files (``<data>/boards/NAME.toml``) a game may name."""
 
 
-class RingsAdapter(Adapter):
+class RingsAdapter(StateScores):
     """The 1983 ring board."""
 
     ring_board = True
@@ -76,15 +76,6 @@ class RingsAdapter(Adapter):
         if game.error is not None:
             return super().seat_colours(game)
         return [(str(seat.name), str(seat.colour)) for seat in game.state.seats]
-
-    def final_scores(self, game: Game) -> Sequence[int]:
-        """Each seat's pegs home."""
-        return list(game.state.scores)
-
-    def winner(self, game: Game) -> int | None:
-        """The seat that brought its pegs home first."""
-        winner: int | None = game.state.winner
-        return winner
 
     def variant(self, game: Game) -> str | None:
         """``standard``, ``two-bases`` or ``solo``."""

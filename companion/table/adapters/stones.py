@@ -7,17 +7,15 @@ banner while the data file's values are not yet the printed game's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from companion.games import stones
 from companion.games.base import JSON
 from companion.table import stones_view
-from companion.table.adapters.base import Adapter, Form
+from companion.table.adapters.base import Form, StateScores
 from companion.table.game import Game
 from companion.table.seats import GameTokens, Viewer
 
 
-class StonesAdapter(Adapter):
+class StonesAdapter(StateScores):
     """Mandala Stones."""
 
     def __init__(self) -> None:
@@ -28,12 +26,3 @@ class StonesAdapter(Adapter):
         state = super().view(game, tokens, viewer)
         state.update(stones_view.panel_state(game.state))
         return state
-
-    def final_scores(self, game: Game) -> Sequence[int]:
-        """Each seat's VP."""
-        return list(game.state.scores)
-
-    def winner(self, game: Game) -> int | None:
-        """Most VP; the rules give a tie to the earliest seat."""
-        winner: int | None = game.state.winner
-        return winner

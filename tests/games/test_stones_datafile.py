@@ -200,3 +200,35 @@ def test_an_inline_data_file_replaces_the_bundled_one() -> None:
         False,
         "Ann",
     )
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"bonus": {"0": 1}}, "board.mandala.bonus.0: place 0 is out of 1..96"),
+        ({"bonus": {"97": 1}}, "board.mandala.bonus.97: place 97 is out of 1..96"),
+        ({"bonus": {"1": 1, "01": 2}}, "board.mandala.bonus.01: place 1 is given twice"),
+        ({"end": {"2": 0, "3": 64, "4": 80}}, "board.mandala.end.2: place 0 is out of 1..96"),
+        ({"end": {"2": 48, "3": 64, "4": 97}}, "board.mandala.end.4: place 97 is out of 1..96"),
+    ],
+)
+def test_a_mandala_place_off_the_track_or_given_twice_is_refused(
+    changes: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(RecordError) as error:
+        stones.parse_data_file(board_with(**changes))
+    assert str(error.value) == message
+
+
+def test_the_first_and_last_places_of_the_track_take_a_bonus_and_an_end() -> None:
+    data = stones.parse_data_file(
+        board_with(bonus={"1": 1, "96": 2}, end={"2": 1, "3": 96, "4": 96})
+    )
+    assert data.bonus == ((1, 1), (96, 2))
+    assert data.end == ((2, 1), (3, 96), (4, 96))
+
+
+def test_a_data_file_without_a_label_is_named_data_file() -> None:
+    with pytest.raises(RecordError) as error:
+        stones.parse_data_file([], "")
+    assert str(error.value) == "data file: expected an object, got a list"

@@ -316,3 +316,58 @@ def test_a_bad_state_is_refused_naming_the_key() -> None:
     with pytest.raises(RecordError) as error:
         stones.state_from_json({**obj, "stacks": [["red-dots"] * 5, *obj["stacks"][1:]]})
     assert str(error.value) == "stacks[0]: 5 stones; at most 4"
+
+
+def test_a_seed_is_checked_even_when_the_stones_and_artists_are_given() -> None:
+    setup = {**stones.random_setup(9, ["Ann", "Bo"]), "seed": "nine"}
+    with pytest.raises(RecordError, match=r"^seed: expected a whole number, got a string$"):
+        stones.new_game(setup)
+
+
+def test_a_setup_of_another_game_is_refused_naming_it() -> None:
+    setup = {**stones.random_setup(9, ["Ann", "Bo"]), "game": "rings"}
+    with pytest.raises(RecordError, match=r"^game: 'rings' is not one of stones$"):
+        stones.new_game(setup)
+
+
+def test_a_setup_with_neither_stones_nor_artists_nor_a_seed_is_refused() -> None:
+    with pytest.raises(RecordError, match=r"^stones: missing key$"):
+        stones.new_game({"seats": ["Ann", "Bo"]})
+
+
+@pytest.mark.parametrize("seed", [None, 9])
+def test_stones_without_artists_are_refused_even_with_a_seed(seed: int | None) -> None:
+    generated = stones.random_setup(9, ["Ann", "Bo"])
+    setup: dict[str, Any] = {"seats": ["Ann", "Bo"], "stones": generated["stones"]}
+    if seed is not None:
+        setup["seed"] = seed
+    with pytest.raises(RecordError, match=r"^artists: missing key$"):
+        stones.new_game(setup)
+
+
+def test_a_setup_with_too_few_artists_is_refused() -> None:
+    setup = stones.random_setup(9, ["Ann", "Bo"])
+    artists = setup["artists"]
+    with pytest.raises(
+        RecordError, match=rf"^artists: expected 4 artists, got {len(artists) - 1}$"
+    ):
+        stones.new_game({**setup, "artists": artists[:-1]})
+
+
+@pytest.mark.parametrize(("space", "accepted"), [(0, False), (1, True), (5, True), (6, False)])
+def test_a_score_names_only_the_player_boards_spaces_1_to_5(space: int, accepted: bool) -> None:
+    state = stones.new_game(stones.random_setup(9, ["Ann", "Bo"]))
+    obj = {"score": "colour", "colour": "red", "order": [space]}
+    if accepted:
+        assert stones.parse_action(state, obj) == ScoreColour("red", (space,))
+    else:
+        with pytest.raises(RecordError, match=rf"^order\[0\]: {space} is out of 1\.\.5$"):
+            stones.parse_action(state, obj)
+
+
+def test_while_objectives_are_due_the_one_listed_entry_is_the_seats_with_0_vp() -> None:
+    record = example("stones-06-objectives-tie")
+    record["actions"] = record["actions"][:4]
+    state = replay(stones, record)
+    assert state.phase == "objectives"
+    assert stones.legal_actions(state) == [Objective("Ann", 0)]

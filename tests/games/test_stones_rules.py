@@ -125,6 +125,16 @@ def test_first_naming_a_stone_of_the_other_pattern_is_illegal() -> None:
     )
 
 
+def test_a_refused_first_stack_is_named_by_its_top_stone_not_its_bottom_one() -> None:
+    state = position(stacks={**AROUND_44, (5, 4): ["red-dots", "purple-lines"]}, artists=FAR)
+    with pytest.raises(IllegalAction) as error:
+        stones.apply(state, Pick((2, 2), (4, 4), "S", 2))
+    assert str(error.value) == (
+        "first S: the top stone of the stack at [5, 4] is purple-lines, not dots like the "
+        "artist; it is not eligible"
+    )
+
+
 def test_first_naming_an_empty_stack_is_illegal() -> None:
     state = position(stacks={(3, 4): ["red-dots"]}, artists=FAR)
     with pytest.raises(IllegalAction) as error:

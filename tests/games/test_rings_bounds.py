@@ -209,3 +209,32 @@ def test_explain_names_the_first_ring_when_both_rings_of_a_zero_die_turned() -> 
     state = reference_game()
     told = rings.explain(state, dice(), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0])
     assert told.reason == "the red die shows 0 but ring 0 (red) turned"
+
+
+def _two_seats() -> rings.State:
+    seats = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 1}]
+    return rings.new_game({"board": "reference", "variant": "standard", "seats": seats})
+
+
+def test_dice_entered_on_their_own_are_read_colour_by_colour() -> None:
+    roll = dict(zip(rings.COLOURS, [1, 2, 0, 1, 3], strict=True))
+    assert rings.parse_dice(_two_seats(), roll) == roll
+
+
+@pytest.mark.parametrize(
+    ("roll", "error", "message"),
+    [
+        ({"red": 1, "blue": 1, "green": 1, "yellow": 1}, RecordError, "dice.brown: missing key"),
+        (
+            {"red": 1, "blue": 1, "green": 1, "yellow": 1, "brown": 7},
+            IllegalAction,
+            "the brown die shows 7, not a face of this board's dice (0, 1, 2, 3)",
+        ),
+    ],
+)
+def test_dice_entered_on_their_own_are_checked_as_a_turns_dice_are(
+    roll: dict[str, int], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as caught:
+        rings.parse_dice(_two_seats(), roll)
+    assert str(caught.value) == message

@@ -41,7 +41,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,11 +172,6 @@ class CardsEngine:
     def export_setup(self, setup: Mapping[str, JSON]) -> dict[str, JSON]:
         """As the engine (seat objects kept: this is what the table stores)."""
         out: dict[str, JSON] = self.inner.export_setup(setup)
-        return out
-
-    def export_record(self, setup: Mapping[str, JSON], actions: Sequence[JSON], state: Any) -> JSON:
-        """The record ``mandala replay`` reads: seat names only (cards.md section 7)."""
-        out: JSON = self.inner.export_record(engine_setup(setup), actions, state)
         return out
 
 

@@ -62,4 +62,4 @@ def test_a_second_server_on_one_data_directory_exits_2_naming_the_first(tmp_path
     ]
     assert status == 200 and len(listing["games"]) == 1  # the first server serves on
     assert code == 0, err
-    assert sorted(p.name for p in data.iterdir()) == ["boards", "table.db"]
+    assert sorted(p.name for p in data.iterdir()) == ["backups", "boards", "table.db"]

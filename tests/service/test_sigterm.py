@@ -180,8 +180,9 @@ def test_sigterm_blanks_the_leds_closes_the_journal_and_exits_0(
     assert any(not is_off(entry["frame"]) for entry in recorded)
     assert recorded[-1]["frame"] == [[0, 0, 0]] * LED_COUNT
     # The journal: sound, and the game is there at its version after a restart.
-    # WAL mode: only a clean close of the database checkpoints and removes the -wal file.
-    assert sorted(p.name for p in data.iterdir()) == ["boards", "table.db"]
+    # WAL mode: only a clean close of the database checkpoints and removes the -wal file
+    # (backups/ holds the rolling backup the start made).
+    assert sorted(p.name for p in data.iterdir()) == ["backups", "boards", "table.db"]
     with closing(sqlite3.connect(data / "table.db")) as db:
         assert db.execute("PRAGMA journal_mode").fetchall() == [("wal",)]
         assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]

@@ -232,3 +232,23 @@ def test_a_data_file_without_a_label_is_named_data_file() -> None:
     with pytest.raises(RecordError) as error:
         stones.parse_data_file([], "")
     assert str(error.value) == "data file: expected an object, got a list"
+
+
+def test_a_bundled_data_file_that_cannot_be_read_is_named_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A broken install (no ``hardware/games/stones.toml``): the real read fails in a
+    directory without the file, and the refusal names the bundled file and the OS error."""
+    from companion.games.stones import datafile
+
+    (tmp_path / "games").mkdir()
+    monkeypatch.setattr(datafile.importlib.resources, "files", lambda package: tmp_path)
+    datafile.load_data_file.cache_clear()
+    try:
+        with pytest.raises(RecordError) as error:
+            datafile.load_data_file()
+    finally:
+        monkeypatch.undo()
+        datafile.load_data_file.cache_clear()
+    assert str(error.value).startswith(f"{datafile.BUNDLED_LABEL}: cannot read: ")
+    assert "No such file or directory" in str(error.value)

@@ -371,3 +371,18 @@ def test_while_objectives_are_due_the_one_listed_entry_is_the_seats_with_0_vp() 
     state = replay(stones, record)
     assert state.phase == "objectives"
     assert stones.legal_actions(state) == [Objective("Ann", 0)]
+
+
+def test_an_objective_entry_with_another_key_is_refused() -> None:
+    state = stones.new_game(stones.random_setup(9, ["Ann", "Bo"]))
+    with pytest.raises(RecordError, match=r"^extra: unknown key$"):
+        stones.parse_action(state, {"objective": "Ann", "vp": 2, "extra": 1})
+
+
+def test_the_seed_shuffles_which_start_space_each_pattern_of_artist_takes() -> None:
+    layouts = {
+        tuple(a["pattern"] for a in stones.random_setup(seed, ["Ann", "Bo"])["artists"])
+        for seed in range(12)
+    }
+    assert len(layouts) > 1
+    assert all(sorted(layout) == ["dots", "dots", "lines", "lines"] for layout in layouts)

@@ -498,3 +498,34 @@ def test_nothing_is_legal_after_the_game_is_over() -> None:
         with pytest.raises(IllegalAction) as error:
             stones.apply(state, action)
         assert str(error.value) == "the game is over"
+
+
+def _removed(option: stones.ScoreOption) -> int:
+    action = option.action
+    return len(action.order) if isinstance(action, ScoreColour) else len(action.spaces)
+
+
+def test_among_scores_worth_as_much_and_removing_as_many_colour_comes_before_tops() -> None:
+    """Random picks from seed 4 reach a turn where such a colour score (of a colour late in
+    the colour order) ties a tops score whose first space is lower: colour still first."""
+    import random
+
+    rng = random.Random(4)
+    state = stones.new_game(stones.random_setup(4, ["Ann", "Bo"]))
+    ties = 0
+    for _ in range(20):
+        if state.phase != "play":
+            break
+        options = stones.score_options(state)
+        for i, later in enumerate(options):
+            for earlier in options[:i]:
+                same = (earlier.vp, _removed(earlier)) == (later.vp, _removed(later))
+                if same and isinstance(earlier.action, ScoreTops):
+                    assert not isinstance(later.action, ScoreColour), (earlier, later)
+                if same and isinstance(earlier.action, ScoreColour):
+                    rank = stones.COLOURS.index(earlier.action.colour)
+                    tops = later.action
+                    ties += isinstance(tops, ScoreTops) and rank > tops.spaces[0]
+        picks = [a for a in stones.legal_actions(state) if isinstance(a, Pick)]
+        state = stones.apply(state, rng.choice(picks or stones.legal_actions(state)))
+    assert ties > 0

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from companion.doctor.panel import PanelDoctor
 from companion.table.service import Table
 from companion.web import create_app
-from companion.web.security import CONTENT_SECURITY_POLICY
+from companion.web.security import CONTENT_SECURITY_POLICY, FILE_VIEW
 from tests.web.conftest import NEW_RINGS_GAME, is_error_format, pair_owner
 
 SURROGATES = st.text(st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1)
@@ -162,6 +162,7 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
         table.close()
 
 
+NOT_A_BACKUP = "not a Mandala Companion backup (it does not start as one)"
 NASTY_BODIES = {
     "a number over 4,300 digits": (
         b'{"version": ' + b"9" * 4301 + b"}",
@@ -188,9 +189,16 @@ def test_the_inputs_that_once_gave_500s_are_400_on_every_route_that_takes_a_body
         (rule.rule, method)
         for rule in app.url_map.iter_rules()
         for method in sorted(rule.methods or ())
-        if method == "POST"  # every POST reads a JSON body (DELETEs take none)
+        if method == "POST"  # every POST reads a JSON body (DELETEs take none) or a file
     ]
     assert len(rules) >= 14
+    file_routes = {
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if getattr(app.view_functions[rule.endpoint], FILE_VIEW, False)
+    }
+    assert file_routes == {"/api/box/restore"}
+    games_before = client.get("/api/games").get_json()
     for rule, method in rules:
         url = PLACEHOLDER.sub(lambda m: values.get(m.group(2), "x"), rule)
         for what, (body, message) in NASTY_BODIES.items():
@@ -199,8 +207,11 @@ def test_the_inputs_that_once_gave_500s_are_400_on_every_route_that_takes_a_body
             )
             assert response.status_code == 400, (method, url, what, response.get_json())
             assert is_error_format(response.get_data())
-            if message is not None:
+            if rule in file_routes:  # the body is a backup file, not JSON: refused as one
+                assert response.get_json()["error"]["message"] == NOT_A_BACKUP, (method, url)
+            elif message is not None:
                 assert response.get_json()["error"]["message"] == message, (method, url)
+    assert client.get("/api/games").get_json() == games_before
 
 
 def test_a_board_name_of_300_characters_is_400_not_a_file_error(

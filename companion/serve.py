@@ -117,7 +117,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     from companion import systemd
     from companion.doctor import logbuffer
     from companion.doctor.panel import PanelDoctor
-    from companion.table import Table
+    from companion.table import Table, clock, rolling
     from companion.table.board_parts import BoardHardware, ButtonReporter, RingReporter
     from companion.table.errors import StorageError
     from companion.web import create_app
@@ -153,6 +153,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
             pin_backend=backend,
         )
 
+    clock.install(clock.BoxClock(clock.system_synchronised))  # a phone's time when unsynced
     log_buffer = logbuffer.install()  # the Health page's bundle carries the last lines
     table = Table(data, open_hardware, boards)
     table.companion.configure(options.cards_budget_ms, options.cards_pause_ms)
@@ -174,8 +175,8 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "DEFAULT_BOARD": options.board,
         "DETENTS_PER_SLOT": [ring.detents_per_slot for ring in pin_map.rings],
         "ALLOWED_HOSTS": list(options.allowed_hosts),
-        "ROLLING_BACKUPS": True,  # one backup a day in <data>/backups (companion.web.api_box)
     }
+    rolling.start(data)  # one backup a day in <data>/backups, today's before serving
     doctor = PanelDoctor(options, options.config_file, log_buffer)
     app = create_app(config, table=table, more_errors=firmware_errors(), diagnostics=doctor)
     server = make_server(app, options.host, options.port)

@@ -261,11 +261,11 @@ def kernel_synchronised() -> bool | None:
     return None if state < 0 else state != TIME_ERROR
 
 
-_installed: list[BoxClock] = [BoxClock(lambda: None)]  # until the panel installs its own
+_installed: list[BoxClock] = [BoxClock(lambda: None)]  # until `mandala serve` installs its own
 
 
 def install(clock: BoxClock) -> None:
-    """Make ``clock`` the process's time source (the panel does it as it starts)."""
+    """Make ``clock`` the process's time source (``mandala serve`` does it as it starts)."""
     _installed[0] = clock
 
 

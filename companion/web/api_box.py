@@ -17,27 +17,27 @@ files are swapped (:func:`~companion.table.backup.restore_files`), the table ope
 and replays every game, and every phone is sent the new state (``Table.swap_data``).
 
 Every request may take the phone's time from ``X-Phone-Time`` while the box's clock was never
-synchronised (``companion.table.clock``; the stamps stored before are corrected then). When
-the app's ``ROLLING_BACKUPS`` is set (``mandala serve`` sets it), a thread of its own makes
-the day's rolling backup as the server starts and looks again every hour.
+synchronised (the clock ``mandala serve`` installs, ``companion.table.clock``; the stamps
+stored before are corrected then). The rolling backups are made by the process's own thread
+(``companion.table.rolling``, started by ``companion.serve``); :data:`FILES_LOCK` keeps them
+and the panel's backups and restores apart.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from pathlib import Path
 from typing import Any, Final
 
 from flask import Blueprint, Response, jsonify, render_template, request
-from flask.blueprints import BlueprintSetupState
 
 from companion.table import backup, clock
 from companion.table.owner import phone_label
+from companion.table.rolling import FILES_LOCK
 from companion.table.schema import SCHEMA_VERSION
 from companion.table.store import DB_NAME
-from companion.web.context import TABLE_KEY, json_body, table
+from companion.web.context import json_body, table
 from companion.web.owner import owner_only, owner_token, owners
 from companion.web.security import takes_file
 
@@ -47,43 +47,6 @@ blueprint = Blueprint("api_box", __name__)
 
 RESTORE_MAX_BYTES: Final = 64 * 1024 * 1024
 """The largest backup file the panel takes (a box's data is a few megabytes)."""
-
-FILES_LOCK = threading.Lock()
-"""Held while a backup reads the data directory or a restore changes it (never both)."""
-
-
-ROLL_EVERY_S: Final = 3600.0
-"""How often the rolling backup looks whether today's is made (a day's first is made then)."""
-
-
-@blueprint.record_once
-def _setup(state: BlueprintSetupState) -> None:
-    app = state.app
-    given = app.config.get("BOX_CLOCK")
-    clock.install(given if given is not None else clock.BoxClock(clock.system_synchronised))
-    if app.config.get("ROLLING_BACKUPS"):
-        folder = Path(app.extensions[TABLE_KEY].data_dir)
-        roll(folder)  # before the first request: a box started today has today's backup
-        threading.Thread(target=keep_rolling, args=(folder,), name="backups", daemon=True).start()
-
-
-def roll(folder: Path) -> None:
-    """Make the day's rolling backup when there is none (a failure is logged, not raised)."""
-    try:
-        with FILES_LOCK:
-            made = backup.keep_daily(folder, clock.now())
-        if made is not None:
-            log.info("backup: made the rolling backup %s", made)
-    except (OSError, backup.BackupRefused) as error:
-        log.error("backup: the rolling backup could not be made: %s", error)
-
-
-def keep_rolling(folder: Path) -> None:
-    """Look for the day's rolling backup every hour, for ever (a daemon thread: a ring-board
-    game may be played all day with the box's buttons alone, no request coming)."""
-    while True:
-        time.sleep(ROLL_EVERY_S)
-        roll(folder)
 
 
 def data_dir() -> Path:

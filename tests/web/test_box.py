@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.table import backup, clock
+from companion.table import backup, clock, rolling
 from companion.table.clock import BoxClock
 from companion.table.owner import HOW_TO
 from companion.table.service import Table
@@ -244,11 +244,17 @@ def test_a_backup_made_during_a_burst_restores_exactly_the_acknowledged_games(
 # The phone's time -------------------------------------------------------------------------
 
 
+@pytest.fixture
+def installed_clock() -> Iterator[None]:
+    """Put the process's clock back after a test installs one (as ``mandala serve`` does)."""
+    before = clock.current()
+    yield
+    clock.install(before)
+
+
 def clocked(table: Table, data_dir: Path, synced: bool) -> FlaskClient:
-    app = create_app(
-        {"BOARDS_DIR": data_dir / "boards", "BOX_CLOCK": BoxClock(lambda: synced)}, table=table
-    )
-    return app.test_client()
+    clock.install(BoxClock(lambda: synced))
+    return create_app({"BOARDS_DIR": data_dir / "boards"}, table=table).test_client()
 
 
 def created_of(client: FlaskClient, game_id: str) -> float:
@@ -258,6 +264,7 @@ def created_of(client: FlaskClient, game_id: str) -> float:
     return calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ"))
 
 
+@pytest.mark.usefixtures("installed_clock")
 def test_an_unsynchronised_box_takes_the_phones_time_and_corrects_its_games(
     table: Table, data_dir: Path
 ) -> None:
@@ -277,6 +284,7 @@ def test_an_unsynchronised_box_takes_the_phones_time_and_corrects_its_games(
     assert abs(created_of(client, game_id) - (time.time() + 3 * HOUR)) < 60  # taken once
 
 
+@pytest.mark.usefixtures("installed_clock")
 def test_a_synchronised_box_never_takes_a_phones_time(table: Table, data_dir: Path) -> None:
     client = clocked(table, data_dir, synced=True)
     game_id = client.post("/api/games", json=game()).get_json()["id"]
@@ -290,7 +298,8 @@ def test_a_server_with_rolling_backups_has_todays_as_it_starts(
     table: Table, data_dir: Path
 ) -> None:
     table.create_game(game())
-    create_app({"BOARDS_DIR": data_dir / "boards", "ROLLING_BACKUPS": True}, table=table)
+    thread = rolling.start(data_dir)  # as mandala serve does, before it serves
+    assert thread.daemon and thread.is_alive()
     day = time.strftime("%Y-%m-%d", time.gmtime())
     kept = [k.name for k in backup.kept_backups(data_dir)]
     assert kept == [f"daily-{day}{backup.SUFFIX}"]

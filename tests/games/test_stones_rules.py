@@ -363,6 +363,18 @@ def test_stones_beyond_the_last_place_are_listed_but_give_nothing() -> None:
     assert [str(s) for s in after.mandala][2:] == ["red-dots", "blue-dots"]
 
 
+def test_a_score_option_for_the_panel_names_the_action_and_splits_its_value() -> None:
+    ann = [["blue-dots", "red-lines"], ["red-dots"], ["yellow-dots"], [], []]
+    best = stones.score_options(position(boards={"Ann": ann}, mandala=2))[0]
+    assert stones.score_option_to_json(best) == {
+        "action": {"score": "colour", "colour": "red", "order": [1, 2]},
+        "vp": 10,
+        "stones_vp": 9,
+        "bonus_vp": 1,
+        "covers_end": False,
+    }
+
+
 def test_score_options_list_every_legal_score_with_its_value_best_first() -> None:
     ann = [["blue-dots", "red-lines"], ["red-dots"], ["yellow-dots"], [], []]
     state = position(boards={"Ann": ann}, mandala=2)

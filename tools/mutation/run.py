@@ -28,8 +28,9 @@ each test calls is traced once, first), fastest first, stopping at the first fai
 - a mutant inside a function is applied by swapping that function's code object in a
   forked copy of one pytest session that has already imported and collected everything, so
   a mutant costs a fork plus the tests that cover it;
-- a mutant at module level (a constant table, a dataclass field's default) runs
-  the engine's tests in a fresh interpreter that imports the mutated module in its place.
+- a mutant at module level (a constant table, a dataclass field's default), or in a def
+  that no test calls (it may still run while the module is imported), runs all the
+  engine's tests in a fresh interpreter that imports the mutated module in its place.
 
 Hypothesis runs derandomized and without its example database, so a run is repeatable and the
 call map matches what each mutant's tests execute. Each mutant has a timeout (ten times what
@@ -291,11 +292,34 @@ def _qualname(scopes: tuple[ast.AST, ...]) -> str:
     return innermost
 
 
+def _import_time_names(tree: ast.Module) -> set[str]:
+    """Names the module's own top-level code reads while it is imported (not in defs).
+
+    A def called there (``STACK_SPACES = tuple(c for c in ALL_CELLS if is_stack_space(c))``)
+    builds a table once; swapping its code later would change nothing, so its mutants run
+    from source, where the table is built with the mutant.
+    """
+    names: set[str] = set()
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if isinstance(stmt, ast.ClassDef):
+            pending.extend(stmt.body)
+            continue
+        names.update(
+            n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        )
+    return names
+
+
 def mutants_of(engine: str, path: str) -> list[Mutant]:
     """Describe every mutant of one engine file."""
     source = (ROOT / path).read_text(encoding="utf-8")
     tree = ast.parse(source)
     sites = _sites(tree)
+    at_import = _import_time_names(tree)
     lines = source.splitlines()
     result: list[Mutant] = []
     seen: dict[str, int] = {}
@@ -306,6 +330,8 @@ def mutants_of(engine: str, path: str) -> list[Mutant]:
             outer = s.scopes[: s.scopes.index(defs[0]) + 1]
             if all(isinstance(x, ast.ClassDef) for x in outer[:-1]):
                 function = ".".join(getattr(x, "name", "") for x in outer)
+        if function in at_import:  # a plain def (a method's name has a dot)
+            function = ""  # the module calls it while it is imported: run it from source
         scope = ".".join(getattr(x, "name", "") for x in s.scopes) or "<module>"
         line = getattr(s.node, "lineno", s.stmt.lineno)
         text = " ".join(lines[line - 1].split())[:80].rstrip()
@@ -747,10 +773,10 @@ class Plugin:
         for n, mutant in enumerate(mutants, 1):
             filename = str(ROOT / mutant.path)
             ids = set(covering.get((filename, mutant.code), ()))
-            if mutant.function and not ids:
-                outcomes.append(Outcome(mutant, "uncovered", 0.0))
-                continue
-            chosen = sorted(ids, key=seconds) if mutant.function else everything
+            # A def no test calls may still run while its module is imported (a table
+            # built at module level): such a mutant runs every test, from source.
+            from_source = not mutant.function or not ids
+            chosen = everything if from_source else sorted(ids, key=seconds)
             budget = max(20.0, 10 * sum(seconds(i) for i in chosen))
             status: int | None
 
@@ -761,13 +787,15 @@ class Plugin:
                 limits = [max(5.0, 10 * seconds(i)) for i in chosen]
                 return 0 if run_items([by_id[i] for i in chosen], limits) else 1
 
-            status, took = (4, 0.0) if not mutant.function else in_fork(work, budget)
+            status, took = (4, 0.0) if from_source else in_fork(work, budget)
             if status == 4:
                 start = time.monotonic()
                 status = run_from_source(mutant, chosen, budget + 30, self.options.examples)
                 took = time.monotonic() - start
             hung = status is None or status == HUNG
             verdict = "timeout" if hung else "survived" if status == 0 else "killed"
+            if verdict == "survived" and not ids and mutant.function:
+                verdict = "uncovered"
             outcomes.append(Outcome(mutant, verdict, took, len(chosen)))
             if self.options.verbose:
                 print(f"  {n}/{len(mutants)} {verdict:8} {took:5.1f}s {mutant.key}", flush=True)

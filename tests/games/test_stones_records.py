@@ -386,3 +386,25 @@ def test_the_seed_shuffles_which_start_space_each_pattern_of_artist_takes() -> N
     }
     assert len(layouts) > 1
     assert all(sorted(layout) == ["dots", "dots", "lines", "lines"] for layout in layouts)
+
+
+@pytest.mark.parametrize(
+    ("to", "message"),
+    [
+        ([0, 2], "pick.to[0]: 0 is out of 1..7"),
+        ([2, 0], "pick.to[1]: 0 is out of 1..7"),
+        ([8, 2], "pick.to[0]: 8 is out of 1..7"),
+        ([2, 8], "pick.to[1]: 8 is out of 1..7"),
+        ([1, 2], "pick.to: [1, 2] is not an artist space (both even)"),
+        ([2, 1], "pick.to: [2, 1] is not an artist space (both even)"),
+        ([2, 7], "pick.to: [2, 7] is not an artist space (both even)"),
+    ],
+)
+def test_a_pick_to_a_cell_off_the_board_or_not_an_artist_space_is_refused(
+    to: list[int], message: str
+) -> None:
+    state = stones.new_game(stones.random_setup(9, ["Ann", "Bo"]))
+    pick = {"artist": [2, 4], "to": to, "first": "N", "space": 1}
+    with pytest.raises(RecordError) as error:
+        stones.parse_action(state, {"pick": pick})
+    assert str(error.value) == message

@@ -183,9 +183,14 @@ def make_backup(data_dir: Path) -> bytes:
     return MAGIC + json.dumps(header.to_json()).encode("ascii") + b"\n" + body
 
 
-def write_file(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` durably: a temporary file beside it, fsync, rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def write_file(path: Path, data: bytes, make_folders: bool = True) -> None:
+    """Write ``data`` to ``path`` durably: a temporary file beside it, fsync, rename.
+
+    ``make_folders``: create the missing folders above ``path`` first (else a missing one
+    is a ``FileNotFoundError``).
+    """
+    if make_folders:
+        path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.partial")
     with temporary.open("wb") as handle:
         handle.write(data)
@@ -399,7 +404,10 @@ def kept_backup(data_dir: Path, name: str) -> Path:
 def _keep(data_dir: Path, data: bytes, kind: str, keep: int, day: str | None = None) -> Path:
     stamp = day or time.strftime("%Y-%m-%d-%H%M%S", time.gmtime())
     path = data_dir / BACKUPS_DIR / f"{kind}-{stamp}{SUFFIX}"
-    write_file(path, data)
+    # Only backups/ inside the data directory is made: a data directory moved or deleted
+    # under the running server is never made again (FileNotFoundError: the caller's).
+    path.parent.mkdir(exist_ok=True)
+    write_file(path, data, make_folders=False)
     same = sorted((data_dir / BACKUPS_DIR).glob(f"{kind}-*{SUFFIX}"), reverse=True)
     for old in same[keep:]:
         old.unlink(missing_ok=True)

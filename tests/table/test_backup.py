@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.table import backup
+from companion.table import backup, rolling
 from companion.table.backup import BackupRefused, check_backup, make_backup, restore_files
 from companion.table.lock import lock_data_dir
 from companion.table.service import Table
@@ -214,6 +214,36 @@ def test_the_rolling_backup_is_made_once_a_day_and_keeps_the_last_seven(tmp_path
     names = sorted(p.name for p in (data / backup.BACKUPS_DIR).iterdir())
     assert names == [f"daily-2026-11-{d:02d}{backup.SUFFIX}" for d in range(4, 11)]
     assert next(k.name for k in backup.kept_backups(data)) == f"daily-2026-11-10{backup.SUFFIX}"
+
+
+def test_a_rolling_backup_after_the_data_directory_vanished_creates_nothing(
+    tmp_path: Path,
+) -> None:
+    data, moved = tmp_path / "data", tmp_path / "moved"
+    filled(data)
+    data.rename(moved)
+    rolling.roll(data)
+    assert not data.exists()
+    assert not (moved / backup.BACKUPS_DIR).exists()
+
+
+def test_a_data_directory_moved_while_its_rolling_backup_is_made_is_not_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    data, moved = tmp_path / "data", tmp_path / "moved"
+    filled(data)
+    real = backup.make_backup
+
+    def made_then_moved(folder: Path) -> bytes:  # the real backup; the folder moves after it
+        made = real(folder)
+        folder.rename(moved)
+        return made
+
+    monkeypatch.setattr(backup, "make_backup", made_then_moved)
+    rolling.roll(data)
+    assert not data.exists()  # neither data/ nor data/backups/ was made again
+    assert not (moved / backup.BACKUPS_DIR).exists()
+    assert "the rolling backup could not be made" in caplog.text
 
 
 def test_a_backup_made_while_the_table_writes_is_one_consistent_state(tmp_path: Path) -> None:

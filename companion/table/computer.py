@@ -34,10 +34,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.games.base import JSON, MandalaError, RecordError, as_bool, as_str, join
+from companion.games.base import JSON, MandalaError
 from companion.games.rings import COLOURS, Rotation, State
 from companion.players import rings as players
 from companion.table import led_scenes, live
+from companion.table.adapters import adapter
+from companion.table.adapters.rings import COMPUTER, HINTS
 from companion.table.board_parts import TurnerLike
 from companion.table.errors import Conflict, TableError
 from companion.table.game import Game, SeatHost
@@ -45,8 +47,6 @@ from companion.table.ringboard import RingBoard
 
 log = logging.getLogger(__name__)
 
-COMPUTER = "computer"
-HINTS = "hints"
 TURN_PAUSE_S = 0.8
 """In emulation: how long the announcement shows before the computer turns the rings."""
 RING_PAUSE_S = 0.2
@@ -80,32 +80,6 @@ def seat_settings(setup: Mapping[str, JSON]) -> list[SeatSetting]:
         else:
             found.append(SeatSetting(str(seat), None, False))
     return found
-
-
-def check_seats(setup: Mapping[str, JSON]) -> None:
-    """Check the computer and hints settings of a ring-board game's seats.
-
-    :raises RecordError: naming the key, e.g. ``seats[1].computer: expected one of easy,
-        medium, hard, got 'expert'`` or ``seats[0].computer: a computer seat needs another
-        seat to play against (this game has one seat)``.
-    """
-    seats = setup.get("seats")
-    if not isinstance(seats, list):
-        return  # the engine names what is wrong with the seats
-    for index, seat in enumerate(seats):
-        if not isinstance(seat, dict):
-            continue
-        where = join("seats", index)
-        level = seat.get(COMPUTER)
-        if level is not None:
-            as_str(level, join(where, COMPUTER), players.LEVELS)
-            if len(seats) < 2:
-                raise RecordError(
-                    f"{join(where, COMPUTER)}: a computer seat needs another seat to play "
-                    "against (this game has one seat)"
-                )
-        if HINTS in seat:
-            as_bool(seat[HINTS], join(where, HINTS))
 
 
 def rotation_words(rotation: Rotation) -> str:
@@ -187,7 +161,7 @@ class ComputerSeats:
         command the table thread applies)."""
         table = self.table
         game = table.board_game()
-        if game is None or game.error is not None or game.kind != "rings":
+        if game is None or game.error is not None or not adapter(game.kind).ring_board:
             self._cancel()
             return
         turns = len(game.actions)
@@ -430,7 +404,7 @@ def hints(table: SeatHost, game_id: str, top: int = 3) -> dict[str, JSON]:
 
     def snapshot() -> tuple[State, dict[str, int] | None, str]:
         game = table.find(game_id)
-        if game.kind != "rings" or game.error is not None:
+        if game.error is not None or not adapter(game.kind).ring_board:
             raise Conflict(f"game {game.id} is not a ring-board game: no hints")
         if game.over:
             raise Conflict("the game is over")

@@ -15,7 +15,7 @@ from companion.games import cards
 from companion.games.base import JSON, Engine, RecordError
 from companion.table import cards_view
 from companion.table.adapters.base import Adapter, Form, Setting
-from companion.table.cards_companion import COMPANION, CardsEngine, CompanionSeats, engine_setup
+from companion.table.cards_setup import COMPANION, CardsEngine, check_seat, engine_setup
 from companion.table.game import Game
 from companion.table.seats import GameTokens, Viewer
 
@@ -80,14 +80,14 @@ class CardsAdapter(Adapter):
         """A free seat's new token, or a taken seat's own token again (never the companion's)."""
         if game.error is not None:
             return super().token_to_give(game, tokens, seat, viewer)
-        CompanionSeats.check_seat(game, seat, "take")
+        check_seat(game, seat, "take")
         return cards_view.token_to_give(game.state, tokens, seat, viewer)
 
     def check_free(self, game: Game, tokens: GameTokens, seat: int, viewer: Viewer) -> None:
         """Only the host frees a seat (never the companion's)."""
         if game.error is not None:
             super().check_free(game, tokens, seat, viewer)
-        CompanionSeats.check_seat(game, seat, "free")
+        check_seat(game, seat, "free")
         cards_view.check_free(game.state, tokens, seat, viewer)
 
     def view(self, game: Game, tokens: GameTokens, viewer: Viewer) -> dict[str, JSON]:

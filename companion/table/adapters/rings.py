@@ -15,13 +15,45 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games import rings
-from companion.games.base import JSON, Engine, as_int
+from companion.games.base import JSON, Engine, RecordError, as_bool, as_int, as_str, join
+from companion.players import rings as players
 from companion.table.adapters.base import Form, Setting, StateScores
-from companion.table.computer import check_seats
 from companion.table.game import Game
 
 BOARD_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 """The names of the owner's board files (``<data>/boards/NAME.toml``) a game may name."""
+
+
+COMPUTER = "computer"
+"""A seat object's key: the computer level playing it (``companion.table.computer``)."""
+HINTS = "hints"
+"""A seat object's key: ``true`` when its person wants the advisor's options shown unasked."""
+
+
+def check_seats(setup: Mapping[str, JSON]) -> None:
+    """Check the computer and hints settings of a ring-board game's seats.
+
+    :raises RecordError: naming the key, e.g. ``seats[1].computer: expected one of easy,
+        medium, hard, got 'expert'`` or ``seats[0].computer: a computer seat needs another
+        seat to play against (this game has one seat)``.
+    """
+    seats = setup.get("seats")
+    if not isinstance(seats, list):
+        return  # the engine names what is wrong with the seats
+    for index, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            continue
+        where = join("seats", index)
+        level = seat.get(COMPUTER)
+        if level is not None:
+            as_str(level, join(where, COMPUTER), players.LEVELS)
+            if len(seats) < 2:
+                raise RecordError(
+                    f"{join(where, COMPUTER)}: a computer seat needs another seat to play "
+                    "against (this game has one seat)"
+                )
+        if HINTS in seat:
+            as_bool(seat[HINTS], join(where, HINTS))
 
 
 class RingsAdapter(StateScores):
@@ -52,7 +84,7 @@ class RingsAdapter(StateScores):
         return {**setup, "board": rings.board_to_json(board)}
 
     def check_setup(self, setup: Mapping[str, JSON]) -> None:
-        """Check the seats' computer and hints settings (``companion.table.computer``)."""
+        """Check the seats' computer and hints settings (:func:`check_seats`)."""
         check_seats(setup)
 
     def seed(self, setup: Mapping[str, JSON]) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.table import backup
 from companion.table.lock import LOCK_NAME, lock_data_dir
-from companion.table.service import Table
+from companion.table.table import Table
 from tests.conftest import assert_cli_error, run_cli
 
 SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]

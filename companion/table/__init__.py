@@ -1,7 +1,9 @@
 """The table service: the one mutable object that joins sensors, engines, storage and panel.
 
-What lives here: :class:`Table` (one command queue, one thread applying every command, the
-only code that changes a game), ``store`` (SQLite: games, journals, ring offsets), ``live``
+What lives here: :class:`Table` (``table``: one command queue, one thread applying every
+command, the only code that changes a game; its parts ``worker``, the queue and the thread,
+``state``, the games in memory, ``moves``, what changes a game, and ``publish``, the views
+and what the phones are told), ``store`` (SQLite: games, journals, ring offsets), ``live``
 (the ring-board turn at a real table: dice, matching sensed offsets, preview, re-sync),
 ``leds`` (the LED frame as a pure function of the table's state), ``hub`` (change
 notifications for the panel's Server-Sent Events, rendered per subscriber), ``seats`` (host
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError, TableError
 from companion.table.hub import Subscription
-from companion.table.service import Table
+from companion.table.table import Table
 
 __all__ = [
     "Conflict",

@@ -7,7 +7,7 @@ Both keys stay in the stored setup (so they survive restarts) and in exports (th
 engine ignores other keys of a seat, so a record with them replays the same).
 
 When the game on the board has a computer seat to move, :class:`ComputerSeats` (owned by the
-:class:`~companion.table.service.Table`, run on its thread after every command):
+:class:`~companion.table.table.Table`, run on its thread after every command):
 
 1. rolls the seat's dice with the game's seeded generator (unless dice are already entered);
 2. lets a worker thread choose the rotations (``companion.players.rings.choose``: hard takes

@@ -1,6 +1,6 @@
 """The :class:`Game` as the table thread keeps it: its journal, its states and their notes.
 
-The table (``companion.table.service``) owns every ``Game``; the adapters
+The table (``companion.table.table``) owns every ``Game``; the adapters
 (``companion.table.adapters``) and the computer seats read them on the table thread;
 :class:`SeatHost` is what those seats use of the table (public methods only).
 """
@@ -68,7 +68,7 @@ def iso(stamp: float) -> str:
 
 class SeatHost(Protocol):
     """What the seats the companion plays (``computer``, ``cards_companion``) use of the
-    table: its public methods only (``companion.table.service.Table`` has them)."""
+    table: its public methods only (``companion.table.table.Table`` has them)."""
 
     def call(self, function: Callable[[], T]) -> T:
         """Run ``function`` on the table thread (from any thread)."""

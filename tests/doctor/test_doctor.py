@@ -35,8 +35,8 @@ from companion.doctor.probes import (
     SystemClock,
 )
 from companion.table.schema import SCHEMA_VERSION
-from companion.table.service import Table
 from companion.table.store import DB_NAME
+from companion.table.table import Table
 from firmware.maps import load_pin_map
 from tests.conftest import run_cli
 from tests.doctor.standins import pi_files

@@ -16,8 +16,8 @@ import pytest
 from companion.table import backup, rolling
 from companion.table.backup import BackupRefused, check_backup, make_backup, restore_files
 from companion.table.lock import lock_data_dir
-from companion.table.service import Table
 from companion.table.store import DB_NAME, SCHEMA_VERSION
+from companion.table.table import Table
 
 SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]
 GAME = {"kind": "rings", "seats": SEATS, "board": "reference", "variant": "standard"}

@@ -11,8 +11,8 @@ import pytest
 
 from companion.table import clock
 from companion.table.clock import BoxClock, correct_stamps
-from companion.table.service import Table
 from companion.table.store import DB_NAME
+from companion.table.table import Table
 
 BOX = 1_796_000_000.0  # the box's own (wrong) clock, seconds since 1970 (2026-12)
 HOUR = 3600.0

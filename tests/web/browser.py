@@ -59,7 +59,7 @@ def create_before_serving(data: Path, body: dict[str, Any]) -> str:
     """Create a game in ``data`` through the table's own API before a server runs there
     (below the panel's checks: e.g. a card game played on the panel with a known deck);
     return its id."""
-    from companion.table.service import Table
+    from companion.table.table import Table
 
     table = Table(data, None, data / "boards")
     table.start()

@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.doctor.panel import PanelDoctor
-from companion.table.service import Table
 from companion.table.store import DB_NAME
+from companion.table.table import Table
 from companion.web import create_app
 from companion.web.context import TABLE_KEY
 from companion.web.viewer import host_cookie

@@ -20,8 +20,8 @@ from flask.testing import FlaskClient
 from companion.table import backup, clock, rolling
 from companion.table.clock import BoxClock
 from companion.table.owner import HOW_TO
-from companion.table.service import Table
 from companion.table.store import DB_NAME
+from companion.table.table import Table
 from companion.web import create_app
 from tests.web.conftest import NEW_RINGS_GAME, assert_error, pair_owner, serving
 

@@ -23,7 +23,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.table.service import Table
+from companion.table.table import Table
 from companion.web import create_app
 from tests.conftest import SPEC_EXAMPLES
 from tests.web.conftest import assert_error, pair_owner, stacked_cards

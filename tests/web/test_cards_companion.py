@@ -25,7 +25,7 @@ from companion.config import read_config
 from companion.games import cards
 from companion.games.base import RecordError
 from companion.players import cards as players
-from companion.table.service import Table
+from companion.table.table import Table
 from companion.web import create_app
 from tests.conftest import run_cli
 from tests.players.test_cards_ai import SEAT_VIEW_FIELDS

@@ -34,7 +34,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.games import cards
-from companion.table.service import Table
+from companion.table.table import Table
 from tests.web.conftest import stacked_cards
 
 SEED = 9

@@ -6,8 +6,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from companion.table.service import Table
 from companion.table.store import DB_NAME
+from companion.table.table import Table
 from companion.web import create_app
 from tests.web.conftest import assert_error, pair_owner
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.doctor.panel import PanelDoctor
-from companion.table.service import Table
+from companion.table.table import Table
 from companion.web import create_app
 from companion.web.security import CONTENT_SECURITY_POLICY, FILE_VIEW
 from tests.web.conftest import NEW_RINGS_GAME, is_error_format, pair_owner

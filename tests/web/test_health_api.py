@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from companion.doctor.panel import PanelDoctor
 from companion.table.health import LED_TEST_HOLD_S, HealthDesk
-from companion.table.service import Table
+from companion.table.table import Table
 from companion.web import create_app
 from firmware.maps import load_led_map
 from tests.firmware.helpers import wait_for

@@ -11,8 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.table.owner import HOW_TO, MAX_WRONG_CODES, code_digest
-from companion.table.service import Table
 from companion.table.store import DB_NAME, add_pair_code
+from companion.table.table import Table
 from companion.web import create_app
 from tests.conftest import SPEC_EXAMPLES, run_cli
 from tests.web.conftest import NEW_RINGS_GAME, assert_error, open_board, pair_owner

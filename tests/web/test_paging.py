@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.table.listing import PAGE_SIZE
-from companion.table.service import Table
+from companion.table.table import Table
 from tests.web.conftest import assert_error
 
 ICEHOUSE = {"game": "icehouse", "seats": ["Ann", "Bo"], "seed": 1, "picks": []}

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.config import read_config
-from companion.table.service import Table
+from companion.table.table import Table
 from companion.web import create_app
 from companion.web.security import CONTENT_SECURITY_POLICY
 from tests.web.conftest import NEW_RINGS_GAME, assert_error

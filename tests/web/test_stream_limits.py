@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from companion.table.hub import MAX_SUBSCRIBERS, PER_CLIENT
-from companion.table.service import Table
+from companion.table.table import Table
 from tests.web.conftest import is_error_format, serving
 from tests.web.test_events import Stream, post
 

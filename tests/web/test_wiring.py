@@ -15,7 +15,7 @@ from flask import Flask
 
 from companion.doctor.panel import PanelDoctor
 from companion.serve import firmware_errors
-from companion.table.service import Table
+from companion.table.table import Table
 from companion.web import create_app
 from firmware.errors import FirmwareError, HardwareError, RequestError
 from tests.web.conftest import assert_error

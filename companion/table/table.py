@@ -105,6 +105,7 @@ class Table:
         """The table's warnings (e.g. a database kept aside); every page shows them."""
         return self.state.warnings
 
+    # The store and the games as the tests read them (``state`` has them).
     @property
     def _store(self) -> Store | None:
         return self.state.store

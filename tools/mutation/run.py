@@ -5,7 +5,7 @@
     .venv/bin/python tools/mutation/run.py rings --sample 50 --seed 1   # a quick look
     .venv/bin/python tools/mutation/run.py --all-survivors # also list the known equivalents
     .venv/bin/python tools/mutation/run.py --rerun LOG     # only the survivors LOG printed
-    .venv/bin/python tools/mutation/run.py --report LOG    # score a -v LOG again (equivalents)
+    .venv/bin/python tools/mutation/run.py --report LOG... # score -v LOGs again (equivalents)
     .venv/bin/python tools/mutation/run.py --examples 20   # Hypothesis tests capped at 20
     .venv/bin/python tools/mutation/run.py rings --only _play --only _Turn  # some defs only
 
@@ -835,34 +835,53 @@ def same_key(key: str) -> str:
     return " ".join(key.split())
 
 
-def report(log: str) -> int:
-    """Score a ``-v`` run's log again with today's ``equivalent.txt``; 1 if a survivor is new."""
+def _verdicts(logs: Sequence[str]) -> dict[str, str]:
+    """Read ``-v`` logs: each mutant's key and verdict, a later log's verdict winning."""
+    verdicts: dict[str, str] = {}
+    for log in logs:
+        for raw in Path(log).read_text(encoding="utf-8").splitlines():
+            line = re.fullmatch(r"\s+\d+/\d+ (\w+)\s+[\d.]+s (.*)", raw)
+            if line is not None:
+                verdicts[same_key(line[2])] = line[1]
+    return verdicts
+
+
+def report(logs: Sequence[str]) -> int:
+    """Score ``-v`` logs again with today's ``equivalent.txt``; 1 if a survivor is new.
+
+    With several logs (a full run, then ``--rerun`` or ``--only`` runs after tests or a
+    refactor) a later log's verdict wins, and only the mutants the engines' code has today
+    are counted; one that no log ran is listed as ``NOT RUN``.
+    """
     equivalent = _read_equivalent()
-    totals: dict[str, list[int]] = {}
+    verdicts = _verdicts(logs)
+    engines = {
+        e for key in verdicts for e, (paths, _) in ENGINES.items() if key.split(" | ")[0] in paths
+    }
     new: list[str] = []
-    for raw in Path(log).read_text(encoding="utf-8").splitlines():
-        line = re.fullmatch(r"\s+\d+/\d+ (\w+)\s+[\d.]+s (.*)", raw)
-        if line is None:
-            continue
-        verdict, key = line[1], same_key(line[2])
-        engine = next(e for e, (paths, _) in ENGINES.items() if key.split(" | ")[0] in paths)
-        counts = totals.setdefault(engine, [0, 0, 0, 0])  # mutants, killed, equivalent, alive
-        counts[0] += 1
-        if verdict in ("killed", "timeout"):
-            counts[1] += 1
-        elif key in equivalent:
-            counts[2] += 1
-        else:
-            counts[3] += 1
-            new.append(key)
-    for key in new:
-        print(f"SURVIVED: {key}")
-    for engine, (mutants, killed, known, alive) in totals.items():
-        can_change = mutants - known
+    for engine in [e for e in ENGINES if e in engines]:
+        keys = [same_key(m.key) for p in ENGINES[engine][0] for m in mutants_of(engine, p)]
+        counts = [0, 0, 0]  # killed, equivalent, alive
+        for key in keys:
+            verdict = verdicts.get(key)
+            if verdict is None:
+                print(f"NOT RUN: {key}")
+                new.append(key)
+                counts[2] += 1
+            elif verdict in ("killed", "timeout"):
+                counts[0] += 1
+            elif key in equivalent:
+                counts[1] += 1
+            else:
+                print(f"SURVIVED: {key}")
+                new.append(key)
+                counts[2] += 1
+        killed, known, alive = counts
+        can_change = len(keys) - known
         score = 100.0 * killed / can_change if can_change else 100.0
         print(
-            f"{engine}: {mutants} mutants, {killed} killed, {known} equivalent, {alive} survived; "
-            f"score {score:.1f}% of the {can_change} that can change behaviour"
+            f"{engine}: {len(keys)} mutants, {killed} killed, {known} equivalent, "
+            f"{alive} survived; score {score:.1f}% of the {can_change} that can change behaviour"
         )
     return 1 if new else 0
 
@@ -893,7 +912,12 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument("--list", action="store_true", help="print the mutants and stop")
-    parser.add_argument("--report", metavar="LOG", help="score a -v run's LOG again and stop")
+    parser.add_argument(
+        "--report",
+        metavar="LOG",
+        nargs="+",
+        help="score -v runs' LOGs again (a later LOG's verdict wins) and stop",
+    )
     options = parser.parse_args(argv)
     if options.report:
         return report(options.report)

@@ -11,8 +11,6 @@ sees them. Inside the server the probes read the hardware it already holds.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import importlib
 import os
 import shutil
@@ -25,6 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from companion.doctor.checks import LineBusy, Lines, Probes, StripProbe
+from companion.table.clock import TIME_ERROR, TIMESYNC_FLAG, kernel_clock_state
 from firmware.errors import HardwareError
 from firmware.maps import PinMap, Pull, StripConfig
 
@@ -33,8 +32,6 @@ PULL_FLAGS: Final[dict[Pull, int]] = {"up": 32, "down": 64, "none": 128}
 releases; the same numbers)."""
 KERNEL_IN_USE: Final = 1
 """Bit 0 of lgpio's line flags: the kernel says the line is in use."""
-TIME_ERROR: Final = 5
-"""``adjtimex``'s answer while the kernel clock is unsynchronised (``STA_UNSYNC``)."""
 GPIO_CHIPS: Final = 16
 """How many ``/dev/gpiochipN`` to look through for the header's chip."""
 
@@ -355,18 +352,6 @@ def run_command(argv: Sequence[str]) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def kernel_clock_state() -> int | None:
-    """``adjtimex``'s clock state for a read-only query (``TIME_ERROR``: unsynchronised)."""
-    name = ctypes.util.find_library("c")
-    try:
-        libc = ctypes.CDLL(name, use_errno=True)
-        buffer = ctypes.create_string_buffer(512)  # struct timex (208 bytes on 64-bit), modes 0
-        state = int(libc.adjtimex(buffer))
-    except (OSError, AttributeError):
-        return None
-    return None if state < 0 else state
-
-
 class SystemClock:
     """What systemd-timesyncd, timedatectl and the kernel say about the clock."""
 
@@ -381,7 +366,7 @@ class SystemClock:
         self.kernel_state = kernel_state
 
     def synchronised(self) -> tuple[bool | None, str]:
-        if self.files.exists("/run/systemd/timesync/synchronized"):
+        if self.files.exists(TIMESYNC_FLAG):
             return True, "systemd-timesyncd"
         answer = self.run(["timedatectl", "show", "--property=NTPSynchronized", "--value"])
         if answer is not None and answer.strip() == "yes":

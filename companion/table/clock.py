@@ -247,8 +247,9 @@ def system_synchronised() -> bool | None:
     return kernel_synchronised()
 
 
-def kernel_synchronised() -> bool | None:
-    """The kernel clock's state from ``adjtimex(2)`` (Linux; ``None`` elsewhere)."""
+def kernel_clock_state() -> int | None:
+    """``adjtimex(2)``'s clock state for a read-only query (Linux; ``None`` elsewhere);
+    :data:`TIME_ERROR` means unsynchronised."""
     name = ctypes.util.find_library("c")
     if name is None:
         return None
@@ -258,7 +259,13 @@ def kernel_synchronised() -> bool | None:
         state = int(libc.adjtimex(buffer))
     except (OSError, AttributeError):
         return None
-    return None if state < 0 else state != TIME_ERROR
+    return None if state < 0 else state
+
+
+def kernel_synchronised() -> bool | None:
+    """The kernel clock's state from ``adjtimex(2)`` (Linux; ``None`` elsewhere)."""
+    state = kernel_clock_state()
+    return None if state is None else state != TIME_ERROR
 
 
 _installed: list[BoxClock] = [BoxClock(lambda: None)]  # until `mandala serve` installs its own

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -56,6 +57,15 @@ def assert_cli_error(result: CliResult, fragment: str) -> None:
     assert len(lines) == 1, result.stderr
     assert fragment in lines[0], lines[0]
     assert "Traceback" not in result.stderr
+
+
+def tree(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` with its content's digest (what "nothing changed" means)."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def example_names(prefix: str, suffix: str) -> list[str]:

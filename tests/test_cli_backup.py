@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 from companion.table import backup
 from companion.table.lock import LOCK_NAME, lock_data_dir
 from companion.table.table import Table
-from tests.conftest import assert_cli_error, run_cli
+from tests.conftest import assert_cli_error, run_cli, tree
 
 SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]
 GAME = {"kind": "rings", "seats": SEATS, "board": "reference", "variant": "standard"}
-
-
-def tree(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def exported(data: Path) -> list[dict[str, object]]:
@@ -46,11 +37,17 @@ def test_backup_while_the_server_runs_then_restore_on_a_fresh_box(tmp_path: Path
     assert exported(fresh) == records
 
 
-def test_restore_is_refused_while_a_server_runs_and_nothing_changes(tmp_path: Path) -> None:
+def backed_up(tmp_path: Path) -> tuple[Path, Path]:
+    """A data directory with one game, and the backup ``mandala backup`` made of it."""
     data, file = tmp_path / "data", tmp_path / "box.mandala-backup"
     with Table(data) as service:
         service.create_game(GAME)
     assert run_cli(["backup", "--data", str(data), str(file)]).status == 0
+    return data, file
+
+
+def test_restore_is_refused_while_a_server_runs_and_nothing_changes(tmp_path: Path) -> None:
+    data, file = backed_up(tmp_path)
     held = lock_data_dir(data)
     before = tree(data)
     refused = run_cli(["restore", "--data", str(data), str(file)])
@@ -62,10 +59,7 @@ def test_restore_is_refused_while_a_server_runs_and_nothing_changes(tmp_path: Pa
 
 
 def test_restore_refuses_a_newer_release_in_one_line(tmp_path: Path) -> None:
-    data, file = tmp_path / "data", tmp_path / "box.mandala-backup"
-    with Table(data) as service:
-        service.create_game(GAME)
-    assert run_cli(["backup", "--data", str(data), str(file)]).status == 0
+    data, file = backed_up(tmp_path)
     content = file.read_bytes()
     end = content.index(b"\n", len(backup.MAGIC))
     header = {**json.loads(content[len(backup.MAGIC) : end]), "release": "7.0"}
@@ -77,10 +71,7 @@ def test_restore_refuses_a_newer_release_in_one_line(tmp_path: Path) -> None:
 
 
 def test_restore_refuses_a_damaged_or_foreign_file(tmp_path: Path) -> None:
-    data, file = tmp_path / "data", tmp_path / "box.mandala-backup"
-    with Table(data) as service:
-        service.create_game(GAME)
-    assert run_cli(["backup", "--data", str(data), str(file)]).status == 0
+    data, file = backed_up(tmp_path)
     before = tree(data)
     file.write_bytes(file.read_bytes()[:-5])
     assert_cli_error(

@@ -18,6 +18,7 @@ from companion.table.backup import BackupRefused, check_backup, make_backup, res
 from companion.table.lock import lock_data_dir
 from companion.table.store import DB_NAME, SCHEMA_VERSION
 from companion.table.table import Table
+from tests.conftest import tree
 
 SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]
 GAME = {"kind": "rings", "seats": SEATS, "board": "reference", "variant": "standard"}
@@ -36,15 +37,6 @@ def filled(data: Path) -> list[dict[str, object]]:
     (data / "boards" / "ours.toml").write_text('name = "Ours"\n')
     (data / "config.toml").write_text("port = 80\n")
     return records
-
-
-def tree(folder: Path) -> dict[str, str]:
-    """Every file under ``folder`` with its content's digest (what "nothing changed" means)."""
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def records_in(data: Path) -> list[dict[str, object]]:
@@ -127,13 +119,19 @@ def test_restoring_over_data_replaces_all_of_it_and_keeps_what_was_there(tmp_pat
     assert records_in(tmp_path / "undo") == before
 
 
-def test_a_newer_release_or_schema_is_refused_in_one_line_and_nothing_changes(
-    tmp_path: Path,
-) -> None:
+def backup_and_box(tmp_path: Path) -> tuple[bytes, Path]:
+    """A backup of one box with games, and another box with games of its own to restore on."""
     filled(tmp_path / "old")
     data = make_backup(tmp_path / "old")
     target = tmp_path / "box"
     filled(target)
+    return data, target
+
+
+def test_a_newer_release_or_schema_is_refused_in_one_line_and_nothing_changes(
+    tmp_path: Path,
+) -> None:
+    data, target = backup_and_box(tmp_path)
     before = tree(target)
     newer_release = reheader(data, release="99.0.0")
     with pytest.raises(BackupRefused) as refused:
@@ -161,10 +159,7 @@ def test_a_newer_release_or_schema_is_refused_in_one_line_and_nothing_changes(
 def test_a_damaged_or_foreign_file_is_refused_and_nothing_changes(
     tmp_path: Path, damage: object, said: str
 ) -> None:
-    filled(tmp_path / "old")
-    data = make_backup(tmp_path / "old")
-    target = tmp_path / "box"
-    filled(target)
+    data, target = backup_and_box(tmp_path)
     before = tree(target)
     with pytest.raises(BackupRefused, match=said):
         restore_files(target, damage(data))  # type: ignore[operator]

@@ -34,7 +34,7 @@ from companion.table.publish import Publisher
 from companion.table.ringboard import RingBoard
 from companion.table.seats import Viewer
 from companion.table.state import TableState
-from companion.table.store import DAMAGED_KEY, Store
+from companion.table.store import DAMAGED_KEY
 from companion.table.worker import Handlers, Worker
 
 T = TypeVar("T")
@@ -104,15 +104,6 @@ class Table:
     def warnings(self) -> list[str]:
         """The table's warnings (e.g. a database kept aside); every page shows them."""
         return self.state.warnings
-
-    # The store and the games as the tests read them (``state`` has them).
-    @property
-    def _store(self) -> Store | None:
-        return self.state.store
-
-    @property
-    def _games(self) -> dict[str, Game]:
-        return self.state.games
 
     # Life cycle ---------------------------------------------------------------------------
 

@@ -28,8 +28,8 @@ ICEHOUSE = json.loads((SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json
 def test_the_database_runs_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
     with Table(tmp_path) as table:
         table.create_game({"record": ICEHOUSE})
-        assert table._store is not None
-        db = table._store.db
+        assert table.state.store is not None
+        db = table.state.store.db
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

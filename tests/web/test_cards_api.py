@@ -140,7 +140,7 @@ def test_a_game_played_on_the_panel_without_deck_or_seed_gets_a_random_seed(
     first = client.post("/api/games", json={"kind": "cards", "seats": SEATS, "mode": "play"})
     second = client.post("/api/games", json={"kind": "cards", "seats": SEATS})
     assert first.status_code == second.status_code == 201
-    setups = [table._games[a.get_json()["id"]].setup for a in (first, second)]
+    setups = [table.state.games[a.get_json()["id"]].setup for a in (first, second)]
     assert all(isinstance(setup["seed"], int) for setup in setups)
     assert setups[0]["deck"] != setups[1]["deck"]  # two shuffles of 108 cards
 

@@ -232,3 +232,33 @@ def test_a_whole_three_seat_game_tapped_on_the_phone_ends_with_the_scores_and_ra
     shot(other, "icehouse-07-second-phone-game-over")
     assert page.errors == []
     assert other.errors == []
+
+
+def test_a_piece_tapped_on_the_new_turn_stays_chosen_when_this_phones_own_answer_comes_late(
+    served: str, browser: Any
+) -> None:
+    """The live stream often tells the new turn before the phone's own answer to its Take
+    arrives; a piece tapped in between is for the new turn and must not be dropped."""
+    from playwright.sync_api import expect
+
+    game = api(
+        served, "/api/games", {"kind": "icehouse", "seats": plan.SEATS, "path": block_path()}
+    )
+    page = phone(browser, served)
+    page.goto(f"{served}/games/{game['id']}")
+    expect(page.locator("#live")).to_have_text("live")
+    held: list[tuple[Any, Any]] = []
+    # The server takes the pick at once; the phone hears its answer only when released.
+    page.route("**/actions", lambda route: held.append((route, route.fetch())))
+    page.click(f'#mandala [data-index="{plan.PICKS[0]}"]')
+    page.click("#ice-take")
+    expect(page.locator("#ice-to-move")).to_have_text(f"{plan.MOVERS[1]} to move")  # the stream
+    page.click(f'#mandala [data-index="{plan.PICKS[1]}"]')
+    expect(page.locator("#ice-take")).to_be_enabled()
+    page.unroute("**/actions")
+    route, answer = held.pop()
+    with page.expect_event("requestfinished"):
+        route.fulfill(response=answer)
+    page.click("#ice-take")  # the piece tapped for the new turn is still the one taken
+    expect(page.locator("#ice-to-move")).to_have_text(f"{plan.MOVERS[2]} to move")
+    assert not held

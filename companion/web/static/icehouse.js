@@ -299,13 +299,21 @@
   document.getElementById("ice-prev").addEventListener("click", () => step(-1));
   document.getElementById("ice-next").addEventListener("click", () => step(1));
 
-  const refresh = coalesce(async () => { game = await api("GET", url); picked = null; draw(); });
+  // The game as the server answered or the live stream told it. A pick is only dropped when
+  // the turn it was made for is over: the stream often brings the new turn before this
+  // phone's own answer does, and a tap on the new turn in between must stay chosen.
+  function take(answer) {
+    if (answer.version < game.version) return;  // older than what the stream already told
+    if (answer.version > game.version) picked = null;
+    game = answer;
+    draw();
+  }
+
+  const refresh = coalesce(async () => take(await api("GET", url)));
 
   async function send(path, body) {
     try {
-      game = await api("POST", url + path, { version: game.version, ...body });
-      picked = null;
-      draw();
+      take(await api("POST", url + path, { version: game.version, ...body }));
     } catch (error) {
       // refused now (another phone was first, or the rules): show the game as it stands
       if (error.status === 409) { await refresh(); Panel.say(Panel.plain(error.message)); }
@@ -319,11 +327,7 @@
   live((item) => {
     if (item.type === "game" && item.id === game.id) {
       if (item.deleted) Panel.say("This game was deleted on another phone.");
-      else if (item.version > game.version) {
-        game = { id: item.id, kind: item.kind, version: item.version, state: item.state };
-        picked = null;  // chosen for a turn another phone has just played
-        draw();
-      }
+      else take({ id: item.id, kind: item.kind, version: item.version, state: item.state });
     } else if (item.type === "state") refresh();  // (re)connected: catch up
   });
 

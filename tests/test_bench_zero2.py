@@ -1,0 +1,37 @@
+"""The benchmarks' Pi Zero 2 stand-in (``bench/zero2.py``): a child joins a cgroup limited to
+10% of one core, or the reason it could not is said (and the second column left out)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import zero2  # noqa: E402
+
+SHOW = "print(open('/proc/self/cgroup').read())"
+
+
+def test_a_child_on_the_stand_in_runs_in_a_cgroup_of_one_core_at_ten_percent() -> None:
+    done, reason = zero2.run([sys.executable, "-c", SHOW], stdout=subprocess.PIPE)
+    if reason:
+        assert done.returncode == -1 and "cgroup" in reason
+        return
+    groups = done.stdout.decode()
+    assert done.returncode == 0 and "mandala-zero2-" in groups
+
+
+def test_twice_prints_both_columns_or_says_why_the_second_is_missing(tmp_path: Path) -> None:
+    script = tmp_path / "bench_x.py"
+    script.write_text(
+        f"import sys; sys.path.insert(0, {str(ROOT / 'bench')!r}); import zero2\n"
+        "zero2.twice(lambda: print('figure', 'zero2' if zero2.on_stand_in() else 'host'))\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    lines = out.stdout.splitlines()
+    assert lines[:2] == ["== this machine (unconstrained)", "figure host"]
+    assert lines[2].startswith("== Pi Zero 2 stand-in (one core, cpu.max 10000 100000)")
+    assert lines[3] == "figure zero2" or lines[3].startswith("   not measured: ")

@@ -34,6 +34,7 @@ def firmware_errors() -> tuple[tuple[type[Exception], int, str], ...]:
 STREAM_THREADS = 8  # waitress threads beyond one per live stream, for ordinary requests
 CONNECTIONS = 500  # open connections waitress accepts (its default, 100, is one busy client)
 OUTBUF_BYTES = 1024 * 1024  # the most one connection may hold unsent before its writer waits
+BODY_BYTES = 64 * 1024 * 1024  # the largest request body waitress reads (a backup upload)
 
 
 def make_server(app: Any, host: str, port: int) -> Any:
@@ -44,6 +45,9 @@ def make_server(app: Any, host: str, port: int) -> Any:
     runs, so a phone that closes a live stream is noticed at once (its place is freed)
     rather than at the next write; ``outbuf_high_watermark`` caps what one connection may
     hold unsent (a live stream is ended long before, see ``companion.web.events``).
+    ``max_request_body_size`` makes waitress answer 413 at once to a body announced larger
+    than the largest the panel takes (:data:`BODY_BYTES`, a backup), instead of reading up to
+    its default of 1 GB into files on the SD card before the panel can refuse it.
     """
     from waitress.server import create_server
 
@@ -59,6 +63,7 @@ def make_server(app: Any, host: str, port: int) -> Any:
         channel_request_lookahead=1,
         connection_limit=CONNECTIONS,
         outbuf_high_watermark=OUTBUF_BYTES,
+        max_request_body_size=BODY_BYTES,
     )
 
 

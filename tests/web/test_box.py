@@ -6,6 +6,7 @@ import calendar
 import http.client
 import json
 import os
+import socket
 import sqlite3
 import threading
 import time
@@ -17,12 +18,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.serve import BODY_BYTES
 from companion.table import backup, clock, rolling
 from companion.table.clock import BoxClock
 from companion.table.owner import HOW_TO
 from companion.table.store import DB_NAME
 from companion.table.table import Table
 from companion.web import create_app
+from companion.web.api_box import RESTORE_MAX_BYTES
 from tests.web.conftest import NEW_RINGS_GAME, assert_error, pair_owner, serving
 
 HOUR = 3600.0
@@ -174,6 +177,36 @@ def test_a_backup_larger_than_an_ordinary_request_is_taken(
     data = download(client)
     assert len(data) > client.application.config["MAX_CONTENT_LENGTH"]
     assert client.post("/api/box/restore", data=data).status_code == 200
+
+
+def test_a_restore_larger_than_64_mib_is_refused_as_too_large_and_changes_nothing(
+    client: FlaskClient, owner: str
+) -> None:
+    client.post("/api/games", json=game())
+    before = ids(client)
+    assert RESTORE_MAX_BYTES == BODY_BYTES == 64 * 1024 * 1024
+    answer = client.post("/api/box/restore", data=b"\0" * (RESTORE_MAX_BYTES + 1))
+    assert_error(answer, 413, "too_large", "request body is larger than the panel accepts")
+    assert ids(client) == before
+
+
+def test_a_restore_announcing_more_than_64_mib_is_answered_at_once_without_its_body(
+    table: Table, data_dir: Path
+) -> None:
+    token = pair_owner(FlaskClient(create_app({}, table=table)), data_dir)
+    for base in serving(table, {}):
+        host, port = base.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=30) as phone:
+            length = RESTORE_MAX_BYTES + 1
+            phone.sendall(
+                b"POST /api/box/restore HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + f"X-Owner-Token: {token}\r\nContent-Length: {length}\r\n\r\n".encode()
+            )  # the body never comes: the answer must not wait for it
+            answer = http.client.HTTPResponse(phone)
+            answer.begin()
+            body = answer.read()
+        assert answer.status == 413, body  # waitress's own answer: the panel never sees it
+        assert call(base, "GET", "/api/games")[0] == 200  # the server still answers others
 
 
 # A backup during a burst ------------------------------------------------------------------

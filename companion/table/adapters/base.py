@@ -72,6 +72,10 @@ class Adapter:
     """Played on the sensed ring board: dice, the live turn, re-sync, LEDs, computer seats."""
     seat_tokens: bool = False
     """Phones take its seats with tokens (hidden hands); the companion may hold a seat."""
+    bgg_id: int | None = None
+    """The game's BoardGameGeek id, where one is confirmed (exports to BG Stats carry it)."""
+    export_name: str | None = None
+    """The game's name in exports (BG Stats, BoardGameGeek's form); None: the title."""
 
     def __init__(
         self, kind: str, title: str, form: Form | None = None, random_layout: str | None = None

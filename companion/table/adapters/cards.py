@@ -24,6 +24,8 @@ class CardsAdapter(Adapter):
     """Lookout's 2019 Mandala card game."""
 
     seat_tokens = True
+    export_name = "Mandala"
+    bgg_id = 264241  # BoardGameGeek's ranks list: "264241,Mandala,2019"
 
     def __init__(self) -> None:
         super().__init__(

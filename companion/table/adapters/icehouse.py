@@ -21,6 +21,8 @@ VIEW_KEYS = ("seed", "path", "places", "scorings", "at_end")
 class IcehouseAdapter(StateScores):
     """Kory Heath's Icehouse Mandala."""
 
+    export_name = "Mandala (Icehouse)"  # no BoardGameGeek id could be confirmed
+
     def __init__(self) -> None:
         super().__init__(icehouse.KIND, "Icehouse Mandala", Form(seats=[2, 5]), "path")
 

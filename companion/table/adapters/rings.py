@@ -60,6 +60,7 @@ class RingsAdapter(StateScores):
     """The 1983 ring board."""
 
     ring_board = True
+    export_name = "Mandala (1983 ring board)"  # no BoardGameGeek id could be confirmed
 
     def __init__(self) -> None:
         form = Form(

@@ -18,6 +18,8 @@ from companion.table.seats import GameTokens, Viewer
 class StonesAdapter(StateScores):
     """Mandala Stones."""
 
+    bgg_id = 317504  # BoardGameGeek's ranks list: "317504,Mandala Stones,2021"
+
     def __init__(self) -> None:
         super().__init__(stones.KIND, "Mandala Stones", Form(seats=[2, 4]), "stones")
 

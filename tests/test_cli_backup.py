@@ -66,7 +66,7 @@ def test_restore_refuses_a_newer_release_in_one_line(tmp_path: Path) -> None:
     file.write_bytes(backup.MAGIC + json.dumps(header).encode() + content[end:])
     before = tree(data)
     refused = run_cli(["restore", "--data", str(data), str(file)])
-    assert_cli_error(refused, "the backup was made by release 7.0 (schema 3); this is release ")
+    assert_cli_error(refused, "the backup was made by release 7.0 (schema 4); this is release ")
     assert tree(data) == before
 
 

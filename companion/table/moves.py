@@ -11,7 +11,7 @@ import secrets
 from pathlib import Path
 
 from companion.games.base import GAME_ERRORS, JSON, RecordError, as_dict
-from companion.table import clock, create, live, steps
+from companion.table import clock, create, live, logbook, steps
 from companion.table.adapters import adapter
 from companion.table.computer import ComputerSeats
 from companion.table.errors import Conflict, Forbidden, StorageError
@@ -59,7 +59,9 @@ class Moves:
         actions = list(game.actions)
         host, digests = kind_adapter.host_tokens(game.state)
         store = self.state.db()
-        store.add_game(made.row, game.seat_names(), actions, tokens=digests)
+        store.add_game(
+            made.row, game.seat_names(), actions, tokens=digests, also=logbook.starting(game)
+        )
         self.state.games[game_id] = game
         self.state.tokens[game_id] = GameTokens(dict(digests))
         if kind_adapter.ring_board:
@@ -135,6 +137,7 @@ class Moves:
                 game.actions[-1],
                 game.version + 1,
                 word=game.engine.STEP_WORD,
+                also=logbook.finishing(game),
             )
         except StorageError:
             steps.unplay(game)

@@ -7,7 +7,9 @@ format, numbered from 1), ``rings`` (the last settled offset of each ring), ``se
 (e.g. which ring-board game is on the board) and ``tokens`` (SHA-256 digests of the host and
 seat tokens of card games with hidden hands), ``owners`` (the digests of the owner tokens the
 phones holding the owner role present, with a label and a public id to revoke them by) and
-``pair_codes`` (digests of the one-time codes ``mandala pair`` prints, with their expiry).
+``pair_codes`` (digests of the one-time codes ``mandala pair`` prints, with their expiry);
+the logbook's ``players``, ``player_names``, ``plays`` and ``play_seats``
+(``companion.table.logbook_store`` says what they hold).
 
 ``PRAGMA user_version`` carries the schema version: migration ``i`` brings a file from
 version ``i`` to ``i + 1``. The store (``companion.table.store``) opens and changes the file.
@@ -95,11 +97,62 @@ def _schema_3(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE pair_codes (digest TEXT PRIMARY KEY, expires REAL NOT NULL)")
 
 
+def _schema_4(db: sqlite3.Connection) -> None:
+    # The logbook: players (a name, a colour; every name a seat was given maps to one),
+    # each finished play with its seats; written with the action that finishes the game.
+    for statement in (
+        """CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            colour TEXT NOT NULL,
+            created REAL NOT NULL
+        )""",
+        """CREATE TABLE player_names (
+            name TEXT PRIMARY KEY COLLATE NOCASE,
+            player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE
+        )""",
+        # A play goes with the journal entry that finished it (an undo, a deleted game).
+        """CREATE TABLE plays (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER,
+            kind TEXT NOT NULL,
+            variant TEXT,
+            board TEXT,
+            started REAL NOT NULL,
+            ended REAL NOT NULL,
+            figures TEXT NOT NULL,
+            FOREIGN KEY (game_id, seq) REFERENCES journal(game_id, seq) ON DELETE CASCADE
+        )""",
+        "CREATE INDEX plays_by_end ON plays (ended, game_id)",
+        """CREATE TABLE play_seats (
+            game_id TEXT NOT NULL REFERENCES plays(game_id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            name TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            rank INTEGER NOT NULL,
+            winner INTEGER NOT NULL,
+            figures TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )""",
+        "CREATE INDEX play_seats_by_player ON play_seats (player_id, game_id)",
+    ):
+        db.execute(statement)
+
+
+Also = Callable[[sqlite3.Connection, float], None]
+"""More a store change writes in its own transaction (given the connection and its time)."""
+
 HOST_SEAT = -1
 """The ``seat`` of a game's host token in the ``tokens`` table."""
 
 #: Migration ``i`` brings a database from schema version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_1, _schema_2, _schema_3)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _schema_1,
+    _schema_2,
+    _schema_3,
+    _schema_4,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -26,6 +26,7 @@ from companion.table.errors import StorageError
 from companion.table.schema import (
     MIGRATIONS,
     SCHEMA_VERSION,
+    Also,
     GameRow,
     OwnerRow,
     describe_sqlite_error,
@@ -295,14 +296,17 @@ class Store:
         actions: list[Any],
         *,
         tokens: dict[int, str] | None = None,
+        also: Also | None = None,
     ) -> None:
-        """Store a new game with its seats, (for an import) its journal and token digests."""
+        """Store a new game with its seats, (for an import) its journal, tokens and play."""
         with self.transaction("new game") as db:
             self._insert_game(db, row, seats, actions)
             db.executemany(
                 "INSERT INTO tokens (game_id, seat, digest) VALUES (?, ?, ?)",
                 [(row.id, seat, digest) for seat, digest in sorted((tokens or {}).items())],
             )
+            if also is not None:
+                also(db, row.updated)
 
     def set_token(self, game_id: str, seat: int, digest: str | None) -> None:
         """Store (or, with None, remove) the digest of a game's seat or host token."""
@@ -382,8 +386,10 @@ class Store:
         *,
         dice: dict[str, int] | None = None,
         word: str = "action",
+        also: Also | None = None,
     ) -> float:
-        """Journal step number ``seq`` (a ``word``, e.g. turn), set the version, set the dice."""
+        """Journal step ``seq`` (a ``word``, e.g. turn), set the version and dice (``also``
+        writes in the same transaction, e.g. the play a last step finishes)."""
         now = clock.now()
         with self.transaction(f"{word} {seq}") as db:
             db.execute(
@@ -391,6 +397,8 @@ class Store:
                 (game_id, seq, json.dumps(action), now),
             )
             self._set_game(db, game_id, version, now, dice, None)
+            if also is not None:
+                also(db, now)
         return now
 
     def remove_last(

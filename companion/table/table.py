@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from companion import games as registry
 from companion.games.base import JSON, Engine, RecordError
-from companion.table import listing, moves
+from companion.table import listing, logbook, moves
 from companion.table.adapters import Result, adapter
 from companion.table.board_parts import BoardHardware, HardwareOpener, RingReportLike
 from companion.table.cards_companion import CompanionSeats
@@ -28,6 +28,7 @@ from companion.table.game import Game, iso
 from companion.table.health import HealthDesk
 from companion.table.hub import Hub, Subscription
 from companion.table.limits import CreateRate
+from companion.table.logbook import Logbook
 from companion.table.moves import Moves
 from companion.table.owner import OwnerRole
 from companion.table.publish import Publisher
@@ -86,6 +87,8 @@ class Table:
         """What changes a game (``companion.table.moves``)."""
         self.owner = OwnerRole(self, self.state.db)
         """Who holds the owner role (``companion.table.owner``)."""
+        self.logbook = Logbook(self.call, self.state.db)
+        """The players and finished plays (``companion.table.logbook``)."""
         self.worker = Worker(
             Handlers(
                 take_report=self.ring_board.take_report,
@@ -125,6 +128,7 @@ class Table:
     def _open_store(self) -> None:
         """Open the database and replay every game in it."""
         self.state.open(self.data_dir, self._max_page_count)
+        logbook.backfill(self.state)
         self.owner.load()
 
     def swap_data(self, change: Callable[[], T]) -> T:

@@ -127,7 +127,8 @@ def test_an_empty_database_of_schema_version_0_is_migrated(tmp_path: Path) -> No
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert tables == {
-        "games", "seats", "journal", "rings", "settings", "tokens", "owners", "pair_codes"
+        "games", "seats", "journal", "rings", "settings", "tokens", "owners", "pair_codes",
+        "players", "player_names", "plays", "play_seats",
     }  # fmt: skip
     db.close()
 

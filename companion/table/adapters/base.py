@@ -214,6 +214,11 @@ class Adapter:
             ended=game.updated,
         )
 
+    def figures(self, game: Game) -> tuple[dict[str, JSON], list[dict[str, JSON]]]:
+        """A finished play's own figures for the logbook: the play's, then each seat's in
+        seat order (none here); only what the finished record shows."""
+        return {}, [{} for _ in game.seat_names()]
+
     def final_scores(self, game: Game) -> Sequence[int]:
         """Each seat's score in seat order (here: the summary's ``scores`` by name)."""
         scores = game.engine.summary(game.state).get("scores") or {}

@@ -109,6 +109,17 @@ class CardsAdapter(Adapter):
         )
         return record
 
+    def figures(self, game: Game) -> tuple[dict[str, JSON], list[dict[str, JSON]]]:
+        """Each seat's river at the end, as colour counts (the finished record shows the
+        rivers; the hands and the deck stay out)."""
+        seats: list[dict[str, JSON]] = []
+        for river in game.state.rivers:
+            counts: dict[str, JSON] = {}
+            for colour in river:
+                counts[str(colour)] = int(counts.get(str(colour), 0) or 0) + 1
+            seats.append({"river": counts})
+        return {}, seats
+
     def final_scores(self, game: Game) -> Sequence[int]:
         """Each seat's cup value."""
         return list(cards.scores(game.state))

@@ -31,6 +31,18 @@ class IcehouseAdapter(StateScores):
         outcome = icehouse.resolve(state, action)
         return outcome.state, [icehouse.describe(event, state) for event in outcome.events]
 
+    def figures(self, game: Game) -> tuple[dict[str, JSON], list[dict[str, JSON]]]:
+        """The sets (kinds) scored; each seat's sets won: the kinds it took the most points
+        of (a tie: every seat tied on the most)."""
+        won = [0] * len(game.state.seats)
+        for scoring in game.state.scorings:
+            best = max((award.points for award in scoring.awards), default=0)
+            for award in scoring.awards:
+                if best > 0 and award.points == best:
+                    won[award.seat] += 1
+        seats: list[dict[str, JSON]] = [{"sets_won": count} for count in won]
+        return {"sets": len(game.state.scorings)}, seats
+
     def view(self, game: Game, tokens: GameTokens, viewer: Viewer) -> dict[str, JSON]:
         """The summary and the path's layout."""
         state = super().view(game, tokens, viewer)

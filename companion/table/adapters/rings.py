@@ -110,6 +110,24 @@ class RingsAdapter(StateScores):
             return super().seat_colours(game)
         return [(str(seat.name), str(seat.colour)) for seat in game.state.seats]
 
+    def figures(self, game: Game) -> tuple[dict[str, JSON], list[dict[str, JSON]]]:
+        """The turns played; each seat's snipes made and suffered and pegs that entered
+        Central Control (each turn resolved again from the journal)."""
+        count = len(game.state.seats)
+        made, suffered, entered = [0] * count, [0] * count, [0] * count
+        for before, obj in zip(game.states, game.actions, strict=False):
+            for event in rings.resolve(before, game.engine.parse_action(before, obj)).events:
+                if event.kind == "snipe" and event.by is not None:
+                    made[event.by] += 1
+                    suffered[event.seat] += 1
+                elif event.kind == "centre":
+                    entered[event.seat] += 1
+        seats: list[dict[str, JSON]] = [
+            {"snipes_made": made[n], "snipes_suffered": suffered[n], "pegs_entered": entered[n]}
+            for n in range(count)
+        ]
+        return {"turns": int(game.state.turns)}, seats
+
     def variant(self, game: Game) -> str | None:
         """``standard``, ``two-bases`` or ``solo``."""
         return str(game.state.variant)

@@ -23,6 +23,12 @@ class StonesAdapter(StateScores):
     def __init__(self) -> None:
         super().__init__(stones.KIND, "Mandala Stones", Form(seats=[2, 4]), "stones")
 
+    def figures(self, game: Game) -> tuple[dict[str, JSON], list[dict[str, JSON]]]:
+        """The VP spread: the best final score less the lowest."""
+        scores = self.final_scores(game)
+        spread = max(scores, default=0) - min(scores, default=0)
+        return {"spread": spread}, [{} for _ in scores]
+
     def view(self, game: Game, tokens: GameTokens, viewer: Viewer) -> dict[str, JSON]:
         """The summary and the score options, picks and printed values (the panel's notes)."""
         state = super().view(game, tokens, viewer)

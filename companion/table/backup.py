@@ -52,12 +52,18 @@ KEEP_DAYS: Final = 7
 """How many daily backups the rolling backup keeps."""
 KEEP_BEFORE_RESTORE: Final = 3
 """How many copies of the data a restore replaced are kept."""
+KEEP_BEFORE_UPDATE: Final = 3
+"""How many backups made before an update are kept."""
 SUFFIX: Final = ".mandala-backup"
 MAX_BYTES: Final = 256 * 1024 * 1024
 """The most a backup may unpack to (a file claiming more is refused as damaged)."""
 MAX_FILES: Final = 10_000
 MAX_HEADER: Final = 64 * 1024
-SKIPPED: Final = frozenset({LOCK_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", BACKUPS_DIR})
+UPDATES_DIR: Final = "updates"
+"""Where a release file waits for the updater (``companion.box.update``; never backed up)."""
+SKIPPED: Final = frozenset(
+    {LOCK_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", BACKUPS_DIR, UPDATES_DIR}
+)
 STAGING_PREFIX: Final = ".restoring-"
 
 
@@ -348,10 +354,10 @@ def restore_files(data_dir: Path, data: bytes) -> tuple[Header, Path | None]:
 
 
 def _clear(data_dir: Path, staging: Path) -> None:
-    """Remove what the data directory held, but the lock, the backups, ``staging`` and the
-    damaged databases kept aside (those are never deleted: ``companion.table.store``)."""
+    """Remove what the data directory held, but the lock, the backups, a waiting update,
+    ``staging`` and the damaged databases kept aside (never deleted: ``companion.table.store``)."""
     for entry in data_dir.iterdir():
-        if entry.name in {LOCK_NAME, BACKUPS_DIR} or entry == staging:
+        if entry.name in {LOCK_NAME, BACKUPS_DIR, UPDATES_DIR} or entry == staging:
             continue
         if entry.name.startswith(f"{DB_NAME}.damaged-"):
             continue
@@ -412,6 +418,14 @@ def _keep(data_dir: Path, data: bytes, kind: str, keep: int, day: str | None = N
     for old in same[keep:]:
         old.unlink(missing_ok=True)
     return path
+
+
+def keep_before_update(data_dir: Path) -> Path:
+    """Back up ``data_dir`` into :data:`BACKUPS_DIR` before an update; return the file.
+
+    The newest :data:`KEEP_BEFORE_UPDATE` are kept; the Health page lists them with the rest.
+    """
+    return _keep(data_dir, make_backup(data_dir), "before-update", KEEP_BEFORE_UPDATE)
 
 
 def keep_daily(data_dir: Path, now: float | None = None) -> Path | None:

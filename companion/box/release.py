@@ -1,0 +1,330 @@
+"""Release files: one file that carries a whole release of the companion, made and checked.
+
+A release file is three parts, like a backup file (``companion.table.backup``):
+
+1. the line ``MANDALA-RELEASE 1``;
+2. one line of JSON, the header: ``format`` (1), ``name`` (``mandala-companion``),
+   ``release`` (its version, dotted numbers), ``made`` (UTC), ``requires`` (the Python
+   packages it needs, as its ``pyproject.toml`` lists them), ``files``, ``bytes`` and the
+   ``sha256`` of the body;
+3. the body, a gzipped tar of the release as it runs: the packages ``companion/``,
+   ``firmware/`` and ``hardware/`` exactly as committed, and
+   ``mandala_companion-<release>.dist-info/`` (``METADATA`` with its name and version,
+   ``entry_points.txt``), so that a directory holding the unpacked body, first on
+   ``PYTHONPATH``, is that release (``importlib.metadata`` reads its version there).
+
+:func:`release_from_git` makes one from a git checkout's commit or tag (``git archive``: only
+what is committed; ``tools/release.py`` is the command). :func:`check_release` refuses, with
+one line and before anything is changed, a foreign file, a damaged one (checksum, archive, a
+name outside the packages, a version that is not the header's) and one not newer than the
+running release. :func:`unpack_release` writes the body into a directory.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import time
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any, Final
+
+from companion.games.base import RecordError
+
+MAGIC: Final = b"MANDALA-RELEASE 1\n"
+"""The first line of every release file."""
+FORMAT: Final = 1
+NAME: Final = "mandala-companion"
+DIST_INFO: Final = "mandala_companion"
+PACKAGES: Final = ("companion", "firmware", "hardware")
+"""The top-level directories a release carries (``pyproject.toml``'s packages)."""
+SUFFIX: Final = ".mandala-release"
+MAX_BYTES: Final = 64 * 1024 * 1024
+"""The most a release may unpack to (a file claiming more is refused as damaged)."""
+MAX_FILES: Final = 5_000
+MAX_HEADER: Final = 64 * 1024
+GIT_TIMEOUT_S: Final = 120.0
+
+
+class ReleaseRefused(RecordError):
+    """A release file that cannot be installed (foreign, damaged, not newer); says which."""
+
+
+def release_key(text: str) -> tuple[int, ...]:
+    """A release as numbers to compare (``"0.10.2"`` -> ``(0, 10, 2)``).
+
+    :raises ValueError: when it is not one to four dotted numbers.
+    """
+    parts = text.split(".")
+    if not 1 <= len(parts) <= 4 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+        raise ValueError(text)
+    return tuple(int(p) for p in parts)
+
+
+@dataclass(frozen=True)
+class ReleaseHeader:
+    """What a release file says about itself."""
+
+    release: str
+    made: str
+    requires: tuple[str, ...]
+    files: int
+    bytes: int
+    sha256: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "name": NAME,
+            "release": self.release,
+            "made": self.made,
+            "requires": list(self.requires),
+            "files": self.files,
+            "bytes": self.bytes,
+            "sha256": self.sha256,
+        }
+
+
+# Making one -----------------------------------------------------------------------------
+
+
+def _project(tree: Path) -> tuple[str, tuple[str, ...]]:
+    """The version and dependencies ``tree/pyproject.toml`` declares."""
+    try:
+        project = tomllib.loads((tree / "pyproject.toml").read_text("utf-8"))["project"]
+        if project["name"] != NAME:
+            raise ValueError(f"the project is {project['name']!r}, not {NAME!r}")
+        version = str(project["version"])
+        release_key(version)
+        requires = tuple(str(r) for r in project.get("dependencies", []))
+    except (OSError, KeyError, TypeError, ValueError) as error:
+        raise ReleaseRefused(f"{tree}: not a Mandala Companion checkout ({error})") from None
+    return version, requires
+
+
+def _tree_files(tree: Path) -> Iterator[tuple[Path, str]]:
+    for package in PACKAGES:
+        for path in sorted((tree / package).rglob("*")):
+            relative = path.relative_to(tree)
+            if "__pycache__" in relative.parts or path.suffix == ".pyc":
+                continue
+            if path.is_file() and not path.is_symlink():
+                yield path, relative.as_posix()
+
+
+def _add(tar: tarfile.TarFile, name: str, data: bytes, mode: int = 0o644) -> None:
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    info.mode = mode
+    tar.addfile(info, io.BytesIO(data))
+
+
+def make_release(tree: Path, made: float | None = None) -> bytes:
+    """The release file of the project in ``tree`` (a checkout or an archive of one).
+
+    :raises ReleaseRefused: when ``tree`` is not a Mandala Companion checkout.
+    """
+    version, requires = _project(tree)
+    raw = io.BytesIO()
+    files = 0
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for path, name in _tree_files(tree):
+            _add(tar, name, path.read_bytes())
+            files += 1
+        info = f"{DIST_INFO}-{version}.dist-info"
+        metadata = f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {version}\n"
+        metadata += "".join(f"Requires-Dist: {r}\n" for r in requires)
+        _add(tar, f"{info}/METADATA", metadata.encode("utf-8"))
+        _add(tar, f"{info}/entry_points.txt", b"[console_scripts]\nmandala = companion.cli:main\n")
+        files += 2
+    body = gzip.compress(raw.getvalue(), mtime=0)
+    stamp = time.gmtime(time.time() if made is None else made)
+    header = ReleaseHeader(
+        release=version,
+        made=time.strftime("%Y-%m-%dT%H:%M:%SZ", stamp),
+        requires=requires,
+        files=files,
+        bytes=len(body),
+        sha256=hashlib.sha256(body).hexdigest(),
+    )
+    return MAGIC + json.dumps(header.to_json()).encode("ascii") + b"\n" + body
+
+
+def git(checkout: Path, *args: str) -> str:
+    """Run ``git -C checkout ARGS`` and return its output.
+
+    :raises ReleaseRefused: when git fails (its last line of error says why).
+    """
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(checkout), *args],
+            capture_output=True,
+            check=False,
+            timeout=GIT_TIMEOUT_S,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise ReleaseRefused(f"git {args[0]}: {error}") from None
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"]
+        raise ReleaseRefused(f"git {args[0]}: {lines[-1]}")
+    return done.stdout.decode("utf-8", "replace")
+
+
+def release_from_git(checkout: Path, ref: str = "HEAD") -> bytes:
+    """The release file of commit or tag ``ref`` of the git checkout ``checkout``.
+
+    Only what is committed goes in (``git archive``), never a file left lying in the tree.
+    """
+    with tempfile.TemporaryDirectory(prefix="mandala-release-") as scratch:
+        archive = Path(scratch) / "tree.tar"
+        git(checkout, "archive", "--format=tar", f"--output={archive}", f"{ref}^{{commit}}")
+        tree = Path(scratch) / "tree"
+        with tarfile.open(archive) as tar:
+            tar.extractall(tree, filter="data")
+        return make_release(tree)
+
+
+# Checking one ---------------------------------------------------------------------------
+
+
+def _damaged(why: str) -> ReleaseRefused:
+    return ReleaseRefused(f"the release file is damaged: {why}")
+
+
+def read_header(data: bytes) -> tuple[ReleaseHeader, bytes]:
+    """The header and the body of a release file, unchecked but for their form.
+
+    :raises ReleaseRefused: a foreign file, or a header that cannot be read.
+    """
+    if not data.startswith(MAGIC):
+        raise ReleaseRefused("not a Mandala Companion release file (it does not start as one)")
+    end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER)
+    try:
+        if end < 0:
+            raise ValueError("no header line")
+        obj = json.loads(data[len(MAGIC) : end].decode("ascii"))
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+            raise ValueError("unknown format")
+        if obj.get("name") != NAME:
+            raise ReleaseRefused(
+                f"not a Mandala Companion release file (it is {obj.get('name')!r})"
+            )
+        header = ReleaseHeader(
+            release=str(obj["release"]),
+            made=str(obj["made"]),
+            requires=tuple(str(r) for r in obj["requires"]),
+            files=int(obj["files"]),
+            bytes=int(obj["bytes"]),
+            sha256=str(obj["sha256"]),
+        )
+        release_key(header.release)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
+        raise _damaged(f"its header cannot be read ({error})") from None
+    return header, data[end + 1 :]
+
+
+def check_release(data: bytes, running: str) -> ReleaseHeader:
+    """Say what release ``data`` holds, or refuse it (nothing is changed either way).
+
+    Checks the header, that the release is newer than ``running``, the checksum, and that
+    every file of the archive is a plain file under the packages or the release's own
+    ``dist-info`` whose ``METADATA`` names this version.
+
+    :raises ReleaseRefused: ``not a Mandala Companion release file ...``, ``the release file
+        is damaged: ...`` or ``release X is not newer than this box's release Y ...``.
+    """
+    header, body = read_header(data)
+    if release_key(header.release) <= release_key(running):
+        raise ReleaseRefused(
+            f"release {header.release} is not newer than this box's release {running}: "
+            "nothing was changed"
+        )
+    if len(body) != header.bytes or hashlib.sha256(body).hexdigest() != header.sha256:
+        raise _damaged(f"its checksum does not match ({len(body)} of {header.bytes} bytes)")
+    _members(body, header.release, None)
+    return header
+
+
+def _safe_name(name: str, release: str) -> str:
+    path = PurePosixPath(name)
+    info = f"{DIST_INFO}-{release}.dist-info"
+    if (
+        path.is_absolute()
+        or len(path.parts) < 2
+        or ".." in path.parts
+        or "\\" in name
+        or path.parts[0] not in (*PACKAGES, info)
+    ):
+        raise _damaged(f"it holds a file named {name[:200]!r}")
+    return path.as_posix()
+
+
+def _members(body: bytes, release: str, target: Path | None) -> int:
+    """Check every file of the body (and write it under ``target`` when given)."""
+    total = files = 0
+    metadata = b""
+    try:
+        with tarfile.open(fileobj=io.BytesIO(gzip.decompress(body)), mode="r:") as tar:
+            for info in tar:
+                if info.isdir():
+                    continue
+                if not info.isfile():
+                    raise _damaged(f"{info.name[:200]!r} is not a plain file")
+                name = _safe_name(info.name, release)
+                total += info.size
+                files += 1
+                if total > MAX_BYTES or files > MAX_FILES:
+                    raise _damaged("it unpacks to too much")
+                source = tar.extractfile(info)
+                assert source is not None  # a regular file always has content
+                if name.endswith(".dist-info/METADATA"):
+                    metadata = source.read(64 * 1024)
+                    source = io.BytesIO(metadata)
+                if target is not None:
+                    path = target / name
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    with path.open("wb") as handle:
+                        shutil.copyfileobj(source, handle)
+    except (OSError, EOFError, tarfile.TarError, gzip.BadGzipFile) as error:
+        raise _damaged(f"its archive cannot be read ({error})") from None
+    if f"\nVersion: {release}\n".encode() not in metadata:
+        raise _damaged(f"it does not hold release {release}'s metadata")
+    return files
+
+
+def unpack_release(data: bytes, target: Path) -> ReleaseHeader:
+    """Write the release in ``data`` into the new directory ``target`` (checked as it goes).
+
+    :raises ReleaseRefused: a foreign or damaged file (``target`` is then removed).
+    :raises FileExistsError: when ``target`` exists.
+    """
+    header, body = read_header(data)
+    if len(body) != header.bytes or hashlib.sha256(body).hexdigest() != header.sha256:
+        raise _damaged("its checksum does not match")
+    target.mkdir(parents=True)
+    try:
+        _members(body, header.release, target)
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    return header
+
+
+def installed_release(directory: Path) -> str | None:
+    """The release an unpacked release directory holds (its ``dist-info``), or None."""
+    for info in sorted(directory.glob(f"{DIST_INFO}-*.dist-info")):
+        try:
+            for line in (info / "METADATA").read_text("utf-8").splitlines():
+                if line.startswith("Version: "):
+                    return line.removeprefix("Version: ").strip()
+        except OSError:
+            continue
+    return None

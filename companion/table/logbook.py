@@ -176,6 +176,21 @@ class Logbook:
         """Every player, most plays first."""
         return self._run(logbook_store.players)
 
+    def players_json(self) -> list[dict[str, JSON]]:
+        """Every player with their plays, wins (shared ones too), win rate and last play."""
+
+        def read(db: sqlite3.Connection) -> list[dict[str, JSON]]:
+            totals = logbook_store.player_totals(db)
+            listed: list[dict[str, JSON]] = []
+            for found in logbook_store.players(db):
+                total = totals.get(found.id, {"plays": 0, "wins": 0, "last_played": None})
+                plays, wins = int(str(total["plays"])), int(str(total["wins"]))
+                rate = round(wins / plays, 3) if plays else None
+                listed.append({**found.to_json(), **total, "win_rate": rate})
+            return listed
+
+        return self._run(read)
+
     def player(self, player_id: int) -> logbook_store.Player:
         """The player ``player_id``. :raises NotFound: no such player."""
         found = self._run(lambda db: logbook_store.player(db, player_id))
@@ -191,6 +206,10 @@ class Logbook:
         self.player(player_id)
         plays = self._run(lambda db: logbook_store.plays_of(db, player_id))
         return logbook_stats.figures(player_id, plays)
+
+    def recent(self, player_id: int, count: int = 10) -> list[logbook_store.Play]:
+        """The player's ``count`` latest plays, newest first."""
+        return self._run(lambda db: logbook_store.plays_of(db, player_id, count))
 
     def head_to_head(self, one: int, other: int) -> dict[str, Any]:
         """The plays ``one`` and ``other`` both sat at (``logbook_stats.head_to_head``).

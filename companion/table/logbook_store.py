@@ -283,13 +283,14 @@ def every_play(db: sqlite3.Connection, batch: int = 500) -> Iterator[Play]:
         offset += batch
 
 
-def plays_of(db: sqlite3.Connection, player_id: int) -> list[Play]:
-    """Every play ``player_id`` sat at, oldest first (for their statistics)."""
+def plays_of(db: sqlite3.Connection, player_id: int, newest: int | None = None) -> list[Play]:
+    """Every play ``player_id`` sat at, oldest first (for their statistics); with
+    ``newest``, only that many of the latest, newest first."""
+    order = "p.ended, p.game_id" if newest is None else "p.ended DESC, p.game_id DESC"
     rows = db.execute(
         f"SELECT {_PLAY_COLUMNS} FROM plays p WHERE p.game_id IN"
-        " (SELECT game_id FROM play_seats WHERE player_id = ?)"
-        " ORDER BY p.ended, p.game_id",
-        (player_id,),
+        f" (SELECT game_id FROM play_seats WHERE player_id = ?) ORDER BY {order} LIMIT ?",
+        (player_id, -1 if newest is None else newest),
     ).fetchall()
     return _plays(db, rows)
 
@@ -304,6 +305,19 @@ def players(db: sqlite3.Connection) -> list[Player]:
         " WHERE s.player_id = pl.id) AS n FROM players pl ORDER BY n DESC, pl.name COLLATE NOCASE"
     ).fetchall()
     return [_player(row, names.get(int(row[0]), [])) for row in rows]
+
+
+def player_totals(db: sqlite3.Connection) -> dict[int, dict[str, JSON]]:
+    """Per player id: ``{"plays", "wins", "last_played"}`` over every play (a shared win
+    counts)."""
+    rows = db.execute(
+        "SELECT s.player_id, count(*), sum(s.winner), max(p.ended) FROM play_seats s"
+        " JOIN plays p ON p.game_id = s.game_id GROUP BY s.player_id"
+    ).fetchall()
+    return {
+        int(row[0]): {"plays": int(row[1]), "wins": int(row[2] or 0), "last_played": iso(row[3])}
+        for row in rows
+    }
 
 
 def player(db: sqlite3.Connection, player_id: int) -> Player | None:

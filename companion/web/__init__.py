@@ -2,8 +2,9 @@
 
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
 (``api_games``, ``api_board``, ``api_boards``, ``api_box``, ``api_health``, ``events``, ``owner``,
-``pages``), the one JSON error helper (``errors``), the owner guard (``owner.owner_only``) and
-what every view does first (``context``). Views parse the request, call the table service and
+``pages``; the logbook's ``api_logbook`` and ``logbook_pages``), the one JSON error helper
+(``errors``), the owner guard (``owner.owner_only``) and what every view does first
+(``context``). Views parse the request, call the table service and
 serialise its answer; nothing else. The process around it (config, hardware, waitress,
 systemd) is wired in ``companion.serve``.
 
@@ -29,8 +30,10 @@ from companion.web import (
     api_exports,
     api_games,
     api_health,
+    api_logbook,
     errors,
     events,
+    logbook_pages,
     owner,
     pages,
     security,
@@ -87,6 +90,8 @@ def create_app(
         events.blueprint,
         owner.blueprint,
         pages.blueprint,
+        api_logbook.blueprint,
+        logbook_pages.blueprint,
     ):
         app.register_blueprint(blueprint)
     return app

@@ -22,6 +22,7 @@ from companion.table.colours import PALETTE
 from companion.web.api_boards import find_board, saved_names
 from companion.web.api_damaged import damaged_copies
 from companion.web.api_games import page_number
+from companion.web.api_logbook import logbook
 from companion.web.context import diagnostics, table
 from companion.web.viewer import viewer
 
@@ -132,6 +133,7 @@ def home() -> str:
         "kind_names": {kind: form["title"] for kind, form in forms.items()},
         "forms": forms,
         "player_colours": table().player_colours(),
+        "known_players": logbook().known_names(),
         "palette": list(PALETTE),
     }
     return render_template(

@@ -57,6 +57,8 @@ PAGES: dict[str, tuple[str, str]] = {
     "board-editor": ("/boards/new", "#board path"),
     "score-sheet": ("/cards/sheet", "#sheet"),
     "missing-game": ("/games/no-such-game", "main a[href='/']"),
+    "history": ("/history", "#plays .play-card"),
+    "player": ("/players/1", ".figures"),  # Ann, seated first in the first game made
 }
 
 TWO_SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]

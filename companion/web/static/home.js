@@ -233,6 +233,28 @@
     drawRows();
   });
 
+  /* The players here (the logbook's, most plays first): a tap seats one in the first empty
+     row, or in a new row while the game takes more. */
+  for (const button of document.querySelectorAll("[data-known-player]")) {
+    button.addEventListener("click", () => {
+      const name = button.dataset.knownPlayer;
+      const inputs = [...rows.querySelectorAll("[name=seat-name]")];
+      const same = (input) => input.value.trim().toLowerCase() === name.toLowerCase();
+      if (inputs.some(same)) { say(`${name} is already seated.`, "error"); return; }
+      let input = inputs.find((each) => !each.value.trim());
+      if (!input) {
+        if (document.getElementById("add-seat").hidden) {
+          say(`No seat left for ${name}: remove a player first.`, "error");
+          return;
+        }
+        input = addRow("").querySelector("[name=seat-name]");
+        drawRows();
+      }
+      input.value = name;
+      setColour(input.closest(".seat"));
+    });
+  }
+
   /* A row of an options block shows when its conditions hold (data-shown-when: "key=value"
      for a [data-key] control, "computer" for a computer opponent chosen). */
   function holds(block, conditions) {

@@ -1,0 +1,140 @@
+"""The logbook's pages: ``/history`` (every finished play, newest first, and the games left
+unfinished apart) and ``/players/<id>`` (a player's statistics, rivals and plays).
+
+Server-rendered from the table's logbook (``companion.table.logbook``), in plain words:
+each seat shows its name, score, place and "won" or "tie" as text, a player's colour always
+with their initial. Optional partials a template includes when they exist:
+``_logbook_plots.html`` (plots on a player's page) and ``_play_links.html`` (a play's
+exports in the history).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import Blueprint, render_template, request
+
+from companion.games.base import RecordError
+from companion.table.adapters import adapter
+from companion.table.logbook_store import Play
+from companion.web.api_games import page_number
+from companion.web.api_logbook import logbook
+from companion.web.pages import LETTERS, page_config
+
+blueprint = Blueprint("logbook_pages", __name__)
+
+
+#: A kind's own figures in words (``Adapter.figures``' names).
+FIGURE_WORDS = {
+    "snipes_made": "Snipes made",
+    "snipes_suffered": "Snipes suffered",
+    "pegs_entered": "Pegs into Central Control",
+    "sets_won": "Sets won",
+    "river": "River colours",
+    "turns": "Turns per game",
+    "sets": "Sets scored per game",
+    "spread": "VP spread (winner's VP less the last seat's)",
+}
+
+
+def fill(colour: str) -> str:
+    """The class of a player colour's dot (``static/logbook.css``; the panel's CSP allows no
+    inline style)."""
+    return f"fill-{colour}" if colour in LETTERS else "fill-white"
+
+
+def local_time(stamp: float) -> str:
+    """A time as the box's clock shows it, e.g. ``Wed 2 Dec 2026, 19:05``."""
+    shown = time.localtime(stamp)
+    return time.strftime(f"%a {shown.tm_mday} %b %Y, %H:%M", shown)
+
+
+def place(rank: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ..."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank if rank < 20 else rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+def play_view(play: Play, colours: dict[int, str]) -> dict[str, Any]:
+    """A play as the pages show it."""
+    tie = len(play.winners) > 1
+    return {
+        "id": play.id,
+        "game": adapter(play.kind).title if play.kind else play.kind,
+        "variant": play.variant,
+        "board": play.board,
+        "when": local_time(play.started),
+        "minutes": play.minutes,
+        "tie": tie,
+        "seats": [
+            {
+                "player_id": seat.player_id,
+                "player": seat.player,
+                "name": seat.name,
+                "score": seat.score,
+                "place": place(seat.rank),
+                "result": ("tie" if tie else "won") if seat.winner else "",
+                "fill": fill(colours.get(seat.player_id, "white")),
+                "colour": colours.get(seat.player_id, "white"),
+            }
+            for seat in play.seats
+        ],
+    }
+
+
+def players_view() -> list[dict[str, Any]]:
+    """Every player with their totals and the fill of their colour."""
+    return [{**found, "fill": fill(str(found["colour"]))} for found in logbook().players_json()]
+
+
+def colour_map() -> dict[int, str]:
+    """Each player's colour by id."""
+    return {found.id: found.colour for found in logbook().players()}
+
+
+@blueprint.get("/history")
+def history() -> str:
+    found = logbook().plays_page(page_number())
+    colours = colour_map()
+    data = {
+        "plays": [play_view(play, colours) for play in found["plays"]],
+        "page": found["page"],
+        "pages": found["pages"],
+        "total": found["total"],
+        "abandoned": [
+            {**game, "game": adapter(str(game["kind"])).title} for game in logbook().abandoned()
+        ],
+        "players": players_view(),
+    }
+    return render_template("history.html", data=data, page=page_config(), letters=LETTERS)
+
+
+@blueprint.get("/players/<int:player_id>")
+def player(player_id: int) -> str:
+    book = logbook()
+    found = book.player(player_id)
+    statistics = book.statistics(player_id)
+    versus = request.args.get("versus", "")
+    head: dict[str, Any] | None = None
+    if versus:
+        if not (versus.isascii() and versus.isdigit()) or len(versus) > 9:
+            raise RecordError(f"versus: expected a player's number, got {versus[:40]!r}")
+        other = book.player(int(versus))
+        head = {"other": other.to_json(), **book.head_to_head(player_id, other.id)}
+    colours = colour_map()
+    recent = [play_view(play, colours) for play in book.recent(player_id)]
+    kinds = {
+        kind: {**figures, "title": adapter(kind).title}
+        for kind, figures in statistics["kinds"].items()
+    }
+    data = {
+        "player": found.to_json(),
+        "fill": fill(found.colour),
+        "statistics": {**statistics, "kinds": kinds},
+        "head": head,
+        "recent": recent,
+        "players": players_view(),
+        "words": FIGURE_WORDS,
+    }
+    return render_template("player.html", data=data, page=page_config(), letters=LETTERS)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from companion.table import backup
 from companion.table.lock import LOCK_NAME, lock_data_dir
+from companion.table.schema import SCHEMA_VERSION
 from companion.table.table import Table
 from tests.conftest import assert_cli_error, run_cli, tree
 
@@ -66,7 +67,8 @@ def test_restore_refuses_a_newer_release_in_one_line(tmp_path: Path) -> None:
     file.write_bytes(backup.MAGIC + json.dumps(header).encode() + content[end:])
     before = tree(data)
     refused = run_cli(["restore", "--data", str(data), str(file)])
-    assert_cli_error(refused, "the backup was made by release 7.0 (schema 4); this is release ")
+    said = f"the backup was made by release 7.0 (schema {SCHEMA_VERSION}); this is release "
+    assert_cli_error(refused, said)
     assert tree(data) == before
 
 

@@ -88,7 +88,7 @@ def new_game(request: Request, game_id: str, now: float) -> NewGame:
         dice=None,
         dice_source=None,
     )
-    game.states = [engine.new_game(setup)]
+    game.begin(engine.new_game(setup))
     for obj in record_steps:
         steps.play(game, obj)
     if request.hidden_deck and imported:

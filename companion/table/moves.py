@@ -51,7 +51,7 @@ class Moves:
     def create(self, body: JSON, hidden_deck: bool = False) -> dict[str, JSON]:
         """Start or import a game (see :meth:`Table.create_game`); answers its view."""
         game_id = secrets.token_hex(4)
-        while game_id in self.state.games:
+        while game_id in self.state.entries:
             game_id = secrets.token_hex(4)
         request = create.Request(body, self.state.engines, self.boards_dir, hidden_deck)
         made = create.new_game(request, game_id, clock.now())
@@ -62,7 +62,7 @@ class Moves:
         store.add_game(
             made.row, game.seat_names(), actions, tokens=digests, also=logbook.starting(game)
         )
-        self.state.games[game_id] = game
+        self.state.add(game)
         self.state.tokens[game_id] = GameTokens(dict(digests))
         if kind_adapter.ring_board:
             self.put_on_board(game, "import" if imported else "new")
@@ -177,8 +177,7 @@ class Moves:
             tokens = self.state.tokens_of(game)
             adapter(game.kind).check_delete(game, tokens, viewer or Viewer())
         self.state.db().delete_game(game.id)
-        del self.state.games[game.id]
-        self.state.tokens.pop(game.id, None)
+        self.state.remove(game.id)
         if self.state.active == game.id:
             self.state.active = None
             self.ring_board.take_off()

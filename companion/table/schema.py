@@ -9,7 +9,9 @@ seat tokens of card games with hidden hands), ``owners`` (the digests of the own
 phones holding the owner role present, with a label and a public id to revoke them by) and
 ``pair_codes`` (digests of the one-time codes ``mandala pair`` prints, with their expiry);
 the logbook's ``players``, ``player_names``, ``plays`` and ``play_seats``
-(``companion.table.logbook_store`` says what they hold).
+(``companion.table.logbook_store`` says what they hold); ``summaries`` (what the
+games list shows of each game's state, with the version it is of: the list needs no journal
+replayed; a summary of an older version is worked out again).
 
 ``PRAGMA user_version`` carries the schema version: migration ``i`` brings a file from
 version ``i`` to ``i + 1``. The store (``companion.table.store``) opens and changes the file.
@@ -140,6 +142,20 @@ def _schema_4(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _schema_5(db: sqlite3.Connection) -> None:
+    # The games list without replaying journals: each game's summary (JSON, see
+    # companion.table.listing) and the game version it was worked out at.
+    db.execute(
+        """
+        CREATE TABLE summaries (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            summary TEXT NOT NULL
+        )
+        """
+    )
+
+
 Also = Callable[[sqlite3.Connection, float], None]
 """More a store change writes in its own transaction (given the connection and its time)."""
 
@@ -152,6 +168,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_2,
     _schema_3,
     _schema_4,
+    _schema_5,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -111,7 +111,8 @@ class Table:
     # Life cycle ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Open the store, replay every game, attach the rings, start the table thread.
+        """Open the store (its games are replayed when first used; the ring-board game's
+        now), attach the rings, start the table thread.
 
         :raises StorageError: when the database cannot be used (the message says why).
         """
@@ -126,18 +127,19 @@ class Table:
         self.worker.start()
 
     def _open_store(self) -> None:
-        """Open the database and replay every game in it."""
+        """Open the database and list its games."""
         self.state.open(self.data_dir, self._max_page_count)
         logbook.backfill(self.state)
         self.owner.load()
 
     def swap_data(self, change: Callable[[], T]) -> T:
         """Close the database, run ``change`` (which may replace the data directory's files:
-        a restore, stamps corrected), open it again and replay every game; every phone is
+        a restore, stamps corrected), open it again and list its games; every phone is
         sent the new state. The files ``change`` leaves are opened even when it raises."""
 
         def swap() -> T:
             store = self.state.db()
+            self.state.flush()
             store.close()
             self.state.store = None
             # The old file's warnings (a damaged one kept aside) go with it.
@@ -163,6 +165,7 @@ class Table:
         self.worker.stop()
         self.ring_board.close()
         if self.state.store is not None:
+            self.state.flush()
             self.state.store.close()
             self.state.store = None
 
@@ -215,9 +218,8 @@ class Table:
         """
 
         def find() -> dict[str, str]:
-            game = self.find(game_id)
-            chosen = listing.seat_colours(game, self.state.known_colours())
-            return dict(zip(game.seat_names(), chosen, strict=False))
+            chosen = self.state.seat_colours(game_id)
+            return dict(zip(self.state.entries[game_id].seats, chosen, strict=False))
 
         return self.call(find)
 
@@ -229,9 +231,7 @@ class Table:
         """
         if isinstance(page, bool) or not isinstance(page, int) or page < 1:
             raise RecordError(f"page: expected a whole number from 1, got {page!r}")
-        return self.call(
-            lambda: listing.page_of(self.state.games.values(), page, self.state.active)
-        )
+        return self.call(lambda: self.state.page(page))
 
     def create_game(
         self, body: dict[str, JSON], client: str | None = None, *, hidden_deck: bool = False
@@ -447,12 +447,25 @@ class Table:
         return self.state.find(game_id)
 
     def game(self, game_id: str) -> Game | None:
-        """The game ``game_id``, or ``None`` when there is none (table thread)."""
-        return self.state.games.get(game_id)
+        """The game ``game_id`` (replayed when not in memory), or ``None`` when there is none
+        (table thread)."""
+        return self.state.get(game_id)
 
     def games(self) -> list[Game]:
-        """Every game here, oldest first (table thread)."""
+        """The games in memory (the most recently used; table thread). Every stored game is
+        in :meth:`summaries` without being replayed."""
         return list(self.state.games.values())
+
+    def loaded_games(self) -> list[str]:
+        """The ids of the games replayed in memory now, least recently used first."""
+        return self.call(lambda: list(self.state.games))
+
+    def summaries(self) -> list[listing.Entry]:
+        """Every game here, oldest first, as the list knows it without replaying it: id,
+        kind, seat names, version, created, updated and a summary (``over``, ``error``,
+        ``to_move``, ``winner``, ``scores``, the seats' record colours). The finished games
+        are those with ``entry.over``; :meth:`result` gives a finished one's result."""
+        return self.call(self.state.summaries)
 
     def board_game(self) -> Game | None:
         """The ring-board game on the board, if any (table thread)."""

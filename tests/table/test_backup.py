@@ -138,7 +138,9 @@ def test_a_newer_release_or_schema_is_refused_in_one_line_and_nothing_changes(
         restore_files(target, newer_release)
     message = str(refused.value)
     assert "\n" not in message
-    assert message.startswith("the backup was made by release 99.0.0 (schema 4); this is ")
+    assert message.startswith(
+        f"the backup was made by release 99.0.0 (schema {SCHEMA_VERSION}); this is "
+    )
     assert message.endswith("install release 99.0.0 or later to restore it")
     with pytest.raises(BackupRefused, match=r"\(schema 99\)"):
         restore_files(target, reheader(data, schema=99))

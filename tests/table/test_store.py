@@ -129,6 +129,7 @@ def test_an_empty_database_of_schema_version_0_is_migrated(tmp_path: Path) -> No
     assert tables == {
         "games", "seats", "journal", "rings", "settings", "tokens", "owners", "pair_codes",
         "players", "player_names", "plays", "play_seats",
+        "summaries",
     }  # fmt: skip
     db.close()
 

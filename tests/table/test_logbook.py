@@ -134,9 +134,10 @@ def test_plays_finished_before_the_logbook_are_found_once_at_start(tmp_path: Pat
     with Table(tmp_path) as table:
         ids = {import_game(table, record(name)) for name in FINISHED.values()}
         import_game(table, record("rings-01-riding-pegs"))
-    # The file as a release before the logbook left it: schema 3, no logbook tables.
+    # The file as a release before the logbook left it: schema 3, no logbook tables (nor
+    # schema 5's summaries).
     db = sqlite3.connect(tmp_path / DB_NAME)
-    for name in ("play_seats", "plays", "player_names", "players"):
+    for name in ("play_seats", "plays", "player_names", "players", "summaries"):
         db.execute(f"DROP TABLE {name}")
     db.execute("DELETE FROM settings WHERE key = ?", (BACKFILLED_KEY,))
     db.execute("PRAGMA user_version = 3")

@@ -1,1 +1,1 @@
-"""Tests of companion.box: release files, the updater."""
+"""Tests of companion.box: release files, the updater, the Wi-Fi over a stand-in nmcli."""

@@ -1,0 +1,187 @@
+"""What the panel and the ``done`` button ask of the Wi-Fi, one change at a time, off their threads.
+
+Joining a network or opening the access point takes NetworkManager seconds, and the phone
+that asked is often connected through the very access point being closed, so :class:`WifiBox`
+answers at once and does the change on its own thread; the panel then polls
+:meth:`WifiBox.status` (``doing`` while it runs, ``last`` for how it ended). A join that fails
+while the box was its own access point (a wrong password, a network gone) opens the access
+point again, so the phone can come back and read why.
+
+At start-up (:meth:`WifiBox.start_when_no_network`, ``mandala serve`` on a Pi) the box waits
+a short while for NetworkManager to join a known network and opens its access point when
+none is active by then.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from companion.box.wifi import AccessPoint, Network, Wifi, WifiError, WifiState
+
+log = logging.getLogger(__name__)
+
+BOOT_WAIT_S: Final = 30.0
+"""How long the box waits at start-up for NetworkManager to join a known network."""
+BOOT_POLL_S: Final = 2.0
+STATE_CACHE_S: Final = 2.0
+"""How long a state read answers :meth:`WifiBox.is_access_point` (the captive probes)."""
+
+
+class WifiBox:
+    """The box's Wi-Fi as the panel drives it (thread-safe; one change runs at a time)."""
+
+    def __init__(self, wifi: Wifi) -> None:
+        self.wifi = wifi
+        self._lock = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._doing: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None
+        self._state: tuple[float, WifiState] | None = None
+
+    # Reading ------------------------------------------------------------------------------
+
+    def state(self) -> WifiState:
+        """What NetworkManager says now (and kept for :meth:`is_access_point`)."""
+        found = self.wifi.state()
+        with self._lock:
+            self._state = (time.monotonic(), found)
+        return found
+
+    def is_access_point(self) -> bool:
+        """Whether the box is its own access point now (read at most every couple of seconds)."""
+        with self._lock:
+            kept = self._state
+        if kept is not None and time.monotonic() - kept[0] < STATE_CACHE_S:
+            return kept[1].is_access_point
+        try:
+            return self.state().is_access_point
+        except WifiError:
+            return False
+
+    def status(self) -> dict[str, Any]:
+        """The state, the access point's name and password, what runs and how the last ended."""
+        state = self.state()
+        with self._lock:
+            doing, last = self._doing, self._last
+        return {
+            **state.to_json(),
+            "own_network": self.wifi.access_point().to_json(),
+            "doing": doing,
+            "last": last,
+        }
+
+    def scan(self) -> list[Network]:
+        """The networks in reach (NetworkManager's last list while the box is its own AP)."""
+        return self.wifi.scan(rescan=not self.state().is_access_point)
+
+    def forget(self, name: str) -> None:
+        """Forget a known network."""
+        self.wifi.forget(name)
+        self._forget_state()
+
+    # Changing, on the box's own thread ----------------------------------------------------
+
+    def join_soon(self, ssid: str, password: str | None) -> dict[str, Any]:
+        """Start joining ``ssid``; answer what is being done."""
+        was_access_point = self.state().is_access_point
+
+        def join() -> str:
+            try:
+                self.wifi.join(ssid, password)
+            except WifiError:
+                if was_access_point:
+                    self.wifi.open_access_point()  # the phone can come back and read why
+                raise
+            return f"joined {ssid!r}"
+
+        return self._start({"action": "join", "ssid": ssid}, join)
+
+    def open_access_point_soon(self, why: str) -> dict[str, Any]:
+        """Start opening the box's own network; answer what is being done."""
+
+        def open_point() -> str:
+            try:
+                self.wifi.scan(rescan=True)  # the list the panel shows while the AP is up
+            except WifiError as error:
+                log.info("wifi: no scan before opening the access point: %s", error)
+            point: AccessPoint = self.wifi.open_access_point()
+            log.warning("wifi: opened the access point %s (%s)", point.ssid, why)
+            return f"opened {point.ssid} ({why})"
+
+        return self._start({"action": "access_point", "why": why}, open_point)
+
+    def stop_access_point_soon(self) -> dict[str, Any]:
+        """Start closing the box's own network (a known network is joined by itself)."""
+
+        def stop() -> str:
+            self.wifi.stop_access_point()
+            return f"closed {self.wifi.ssid}"
+
+        return self._start({"action": "stop_access_point"}, stop)
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no change runs; answer whether none does."""
+        return self._idle.wait(timeout)
+
+    def start_when_no_network(
+        self, wait_s: float = BOOT_WAIT_S, poll_s: float = BOOT_POLL_S
+    ) -> threading.Thread:
+        """Watch, on a thread, for a known network joined within ``wait_s``; else open the AP."""
+
+        def watch() -> None:
+            deadline = time.monotonic() + wait_s
+            while True:
+                try:
+                    state = self.state()
+                except WifiError as error:
+                    log.warning("wifi: cannot read NetworkManager's state: %s", error)
+                    return
+                if not state.running or state.device is None:
+                    log.info("wifi: NetworkManager or a Wi-Fi device missing; no access point")
+                    return
+                if state.connection is not None:
+                    return  # a known network (or the access point) is up
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(poll_s)
+            self.open_access_point_soon("no known network at start-up")
+
+        thread = threading.Thread(target=watch, name="wifi-start", daemon=True)
+        thread.start()
+        return thread
+
+    def _start(self, doing: dict[str, Any], work: Callable[[], str]) -> dict[str, Any]:
+        with self._lock:
+            if self._doing is not None:
+                return {"started": False, "doing": self._doing}
+            self._doing = {**doing, "since": time.time()}
+            self._idle.clear()
+
+        def run() -> None:
+            outcome: dict[str, Any]
+            try:
+                outcome = {**doing, "ok": True, "message": work()}
+            except WifiError as error:
+                log.warning("wifi: %s failed: %s", doing["action"], error)
+                outcome = {**doing, "ok": False, "error": error.code, "message": str(error)}
+            except Exception as error:  # the box's thread must say it failed, never hang
+                log.exception("wifi: %s failed", doing["action"])
+                outcome = {**doing, "ok": False, "error": WifiError.code, "message": str(error)}
+            outcome["ended"] = time.time()
+            with self._lock:
+                self._last = outcome
+                self._doing = None
+                self._state = None
+            self._idle.set()
+
+        threading.Thread(target=run, name=f"wifi-{doing['action']}", daemon=True).start()
+        return {"started": True, "doing": doing}
+
+    def _forget_state(self) -> None:
+        with self._lock:
+            self._state = None

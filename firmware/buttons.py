@@ -1,5 +1,9 @@
 """The optional ``done`` and ``undo`` buttons: pressed -> the caller's ``report(name)``.
 
+A button held down for ``hold_s`` (:data:`HOLD_S`, 3 s) is also reported to ``report_hold(name)``
+when one is given (gpiozero's ``when_held``, once per hold, after the press was reported):
+``mandala serve`` opens the box's own Wi-Fi when ``done`` is held.
+
 Buttons connect their pin to ground; the Pi's internal pull-up holds the line high (the pin
 map's ``pull`` may say otherwise: ``down`` for a button to 3.3 V, ``none`` for a board with
 its own resistor). The callback runs on the pin backend's callback thread, so ``report``
@@ -20,6 +24,8 @@ from firmware.rings import NO_FACTORY
 
 BOUNCE_S: Final = 0.02
 """The pin backend's debounce for button contacts (ignored by mock pins)."""
+HOLD_S: Final = 3.0
+"""How long a button is held down before ``report_hold`` hears of it."""
 
 
 class Buttons:
@@ -28,7 +34,14 @@ class Buttons:
     :raises HardwareError: when a pin cannot be claimed.
     """
 
-    def __init__(self, pin_map: PinMap, factory: Any, report: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        pin_map: PinMap,
+        factory: Any,
+        report: Callable[[str], None],
+        report_hold: Callable[[str], None] | None = None,
+        hold_s: float = HOLD_S,
+    ) -> None:
         if factory is None:
             raise HardwareError(NO_FACTORY)
         self._devices: dict[str, Any] = {}
@@ -43,6 +56,7 @@ class Buttons:
                         pull_up=True if pull == "up" else None,
                         active_state=None if pull == "up" else pull == "down",
                         bounce_time=BOUNCE_S,
+                        hold_time=hold_s,
                         pin_factory=factory,
                     )
                 except claim_errors() as error:
@@ -59,6 +73,10 @@ class Buttons:
                 handler = _pressed(name, report)
                 self._handlers.append(handler)
                 button.when_pressed = handler
+                if report_hold is not None:
+                    held = _pressed(name, report_hold)
+                    self._handlers.append(held)
+                    button.when_held = held
         except BaseException:
             self.close()
             raise

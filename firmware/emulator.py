@@ -100,3 +100,19 @@ class RingTurner:
         with lock:
             pin.drive_low()
             pin.drive_high()
+
+    def hold(self, name: str, seconds: float) -> None:
+        """Hold the button ``name`` down for ``seconds`` (this thread waits), then let go.
+
+        :raises RequestError: when the pin map has no such button.
+        """
+        if name not in self._buttons:
+            wired = ", ".join(self._buttons) or "none"
+            raise RequestError(f"no {name!r} button in the pin map (wired: {wired})")
+        pin, lock = self._buttons[name]
+        with lock:
+            pin.drive_low()
+            try:
+                threading.Event().wait(seconds)  # the hand on the button: the hold itself
+            finally:
+                pin.drive_high()

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware.buttons import Buttons
+from firmware.buttons import HOLD_S, Buttons
 from firmware.emulator import RingTurner
 from firmware.errors import HardwareError
 from firmware.leds import LedStrip, make_strip, self_test
@@ -48,11 +48,14 @@ class Hardware:
         settle_ms: int = DEFAULT_SETTLE_MS,
         pin_backend: str | None = None,
         sweep_delay_s: float | None = None,
+        report_hold: Callable[[str], None] | None = None,
+        hold_s: float = HOLD_S,
     ) -> Hardware:
         """Check the maps against each other and the board, then open every part.
 
         ``pin_backend`` defaults to ``"mock"`` when emulating and ``"lgpio"`` otherwise;
         ``sweep_delay_s`` (the self-test's pause per frame) to 0 when emulating.
+        ``report_hold`` hears of a button held down ``hold_s`` seconds (``firmware.buttons``).
 
         ``spokes`` is the board the sensors count for now (``bank.set_spokes`` changes it);
         an LED map with another number of spoke pixels is accepted.
@@ -75,7 +78,7 @@ class Hardware:
             turner = RingTurner(factory, pin_map) if emulate else None
             bank = RingBank(pin_map, spokes, factory, report_ring, settle_ms, offsets)
             opened.append(bank)
-            buttons = Buttons(pin_map, factory, report_button)
+            buttons = Buttons(pin_map, factory, report_button, report_hold, hold_s)
             opened.append(buttons)
             strip = make_strip(pin_map.leds, emulate)
             opened.append(strip)

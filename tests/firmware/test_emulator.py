@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import pytest
 
-from firmware.buttons import Buttons
+from firmware.buttons import HOLD_S, Buttons
 from firmware.emulator import RingTurner
 from firmware.errors import HardwareError, RequestError
 from firmware.maps import PinMap
@@ -172,3 +174,68 @@ def test_button_on_a_claimed_pin_is_a_hardware_error(
         Buttons(pin_map, factory, Recorder())
     assert str(caught.value).startswith("buttons.done: cannot use GPIO21: ")
     first.close()
+
+
+class Held:
+    """Records each hold report with the time it came, and wakes a waiting test."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, float]] = []
+        self.event = threading.Event()
+
+    def __call__(self, name: str) -> None:
+        self.items.append((name, time.monotonic()))
+        self.event.set()
+
+
+def test_done_held_for_the_hold_time_is_reported_held_once_after_its_press(
+    factory: EmulatedFactory, pin_map: PinMap
+) -> None:
+    turner = RingTurner(factory, pin_map)
+    pressed, held = Recorder(), Held()
+    buttons = Buttons(pin_map, factory, pressed, held, hold_s=0.3)
+    began = time.monotonic()
+    turner.hold("done", 0.9)
+    assert held.event.wait(10)
+    factory.flush()
+    assert pressed.items == ["done"]
+    assert [name for name, _ in held.items] == ["done"]  # once per hold, not repeated
+    assert held.items[0][1] - began >= 0.3
+    buttons.close()
+
+
+def test_a_press_shorter_than_the_hold_time_is_not_held(
+    factory: EmulatedFactory, pin_map: PinMap
+) -> None:
+    turner = RingTurner(factory, pin_map)
+    pressed, held = Recorder(), Held()
+    buttons = Buttons(pin_map, factory, pressed, held, hold_s=0.6)
+    turner.hold("done", 0.1)
+    turner.press("done")
+    second = time.monotonic()
+    turner.hold("done", 1.0)  # only this one is long enough
+    assert held.event.wait(10)
+    factory.flush()
+    assert pressed.items == ["done", "done", "done"]
+    assert len(held.items) == 1
+    assert held.items[0][1] - second >= 0.6  # it came from the last hold, not the short one
+    buttons.close()
+
+
+def test_the_real_hold_is_three_seconds(factory: EmulatedFactory, pin_map: PinMap) -> None:
+    assert HOLD_S == 3.0
+    turner = RingTurner(factory, pin_map)
+    held = Held()
+    buttons = Buttons(pin_map, factory, Recorder(), held)
+    began = time.monotonic()
+    turner.hold("done", 3.4)
+    assert held.event.wait(10)
+    assert 3.0 <= held.items[0][1] - began < 3.4
+    buttons.close()
+
+
+def test_holding_an_unwired_button_is_refused(factory: EmulatedFactory, pin_map: PinMap) -> None:
+    turner = RingTurner(factory, pin_map)
+    with pytest.raises(RequestError) as caught:
+        turner.hold("undo", 1.0)
+    assert str(caught.value) == "no 'undo' button in the pin map (wired: done)"

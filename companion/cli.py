@@ -125,6 +125,7 @@ def cmd_pair(args: argparse.Namespace, stdin: TextIO) -> Any:
         add_pair_code(options.data_dir, code_digest(code), time.time() + CODE_SECONDS)
     except StorageError as error:
         raise InputError(str(error)) from error
+    print_access_point(options.data_dir, args.stdout)
     print(
         f"mandala: on the phone, open Owner on the panel's home page and enter this code "
         f"(it works once, for {CODE_SECONDS // 60} minutes):",
@@ -132,6 +133,23 @@ def cmd_pair(args: argparse.Namespace, stdin: TextIO) -> Any:
     )
     print(code, file=args.stdout)
     return None
+
+
+def print_access_point(data_dir: Path, stdout: TextIO) -> None:
+    """Print the box's own Wi-Fi and its password (``companion.box.wifi``)."""
+    from companion.box.wifi import Wifi, WifiError
+
+    try:
+        point = Wifi(data_dir).access_point()
+    except WifiError as error:
+        print(f"mandala: the box's own Wi-Fi: {error}", file=stdout)
+        return
+    print(
+        f"mandala: the box's own Wi-Fi (opened when it finds no known network, or when the "
+        f"done button is held for 3 s): {point.ssid}, password {point.password}; then open "
+        f"http://{point.address}/",
+        file=stdout,
+    )
 
 
 def cmd_backup(args: argparse.Namespace, stdin: TextIO) -> Any:

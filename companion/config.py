@@ -9,7 +9,9 @@ the PWM LED driver (``hardware/pins-pwm.toml``), which wires an ``undo`` button 
 ``cards_budget_ms`` (the card companion's search time per decision, default 200) and
 ``cards_pause_ms`` (the least time each of its actions takes, default 700) are config-only,
 and so is ``allowed_hosts`` (names the panel answers to besides localhost, the hostname, its
-``.local`` name and the machine's addresses, e.g. ``["mandala.home.arpa"]``).
+``.local`` name and the machine's addresses, e.g. ``["mandala.home.arpa"]``), and ``wifi``
+(``auto``: the box manages its Wi-Fi through NetworkManager on a Pi, never in emulation;
+``on``: in emulation too; ``off``: never).
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ CONFIG_KEYS = (
     "cards_budget_ms",
     "cards_pause_ms",
     "allowed_hosts",
+    "wifi",
 )
+WIFI_MODES = ("auto", "on", "off")
 MAX_CARDS_MS = 60_000
 
 
@@ -72,6 +76,9 @@ class ServeOptions:
     """How long each of the card companion's actions takes at least (None: 700 ms)."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names the panel answers to besides its own (``companion.web.security``)."""
+    wifi: str = "auto"
+    """Whether the box manages its Wi-Fi through NetworkManager (``companion.box.wifi``):
+    ``auto`` on a Pi (never in emulation), ``on`` also in emulation, ``off`` never."""
     config_file: Path | None = None
     """The config file these options were read from (the diagnostics bundle carries it)."""
 
@@ -126,6 +133,7 @@ def options_from_mapping(obj: dict[str, Any], base: Path) -> ServeOptions:
         ("cards_budget_ms", "cards_budget_ms", lambda v, key: as_int(v, key, 1, MAX_CARDS_MS)),
         ("cards_pause_ms", "cards_pause_ms", lambda v, key: as_int(v, key, 0, MAX_CARDS_MS)),
         ("allowed_hosts", "allowed_hosts", lambda value, key: parse_hosts(value)),
+        ("wifi", "wifi", lambda value, key: as_str(value, key, WIFI_MODES)),
     )
     changes: dict[str, Any] = {}
     for key, option, read in readers:

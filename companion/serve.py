@@ -12,10 +12,15 @@ import gc
 import logging
 import socket
 import sqlite3
-from typing import Any, TextIO
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.config import ServeOptions, choose_backend, is_raspberry_pi, load_maps
 from companion.games.base import RecordError
+
+if TYPE_CHECKING:
+    from companion.box.wifi_box import WifiBox
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +93,30 @@ def addresses(host: str, port: int) -> list[str]:
     return [f"http://{shown}:{port}/"]
 
 
+def wifi_for(options: ServeOptions, backend: str, data: Path) -> WifiBox | None:
+    """The box's Wi-Fi when this process manages it: on a Pi (``wifi = "auto"``), or asked
+    (``"on"``, emulation too); None in emulation, where it is the laptop's own network."""
+    if options.wifi == "off" or (options.wifi == "auto" and backend == "mock"):
+        return None
+    from companion.box.wifi import Wifi
+    from companion.box.wifi_box import WifiBox
+
+    return WifiBox(Wifi(data))
+
+
+def when_held(wifi: WifiBox | None) -> Callable[[str], None] | None:
+    """What a button held down 3 s does: ``done`` opens the box's own Wi-Fi (off the pin's
+    thread: the box does it on its own)."""
+    if wifi is None:
+        return None
+
+    def held(name: str) -> None:
+        if name == "done":
+            wifi.open_access_point_soon("the done button was held")
+
+    return held
+
+
 def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | None = None) -> int:
     """Lock the data directory, then serve as :func:`serve` does until stopped.
 
@@ -139,6 +168,8 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     except OSError as error:
         raise RecordError(f"data: cannot use {data}: {error.strerror or error}") from None
 
+    wifi = wifi_for(options, backend, data)
+
     def open_hardware(
         report_ring: RingReporter,
         report_button: ButtonReporter,
@@ -156,6 +187,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
             report_button,
             offsets,
             pin_backend=backend,
+            report_hold=when_held(wifi),
         )
 
     clock.install(clock.BoxClock(clock.system_synchronised))  # a phone's time when unsynced
@@ -183,7 +215,9 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     }
     rolling.start(data)  # one backup a day in <data>/backups, today's before serving
     doctor = PanelDoctor(options, options.config_file, log_buffer)
-    app = create_app(config, table=table, more_errors=firmware_errors(), diagnostics=doctor)
+    app = create_app(
+        config, table=table, more_errors=firmware_errors(), diagnostics=doctor, wifi=wifi
+    )
     server = make_server(app, options.host, options.port)
     listen = getattr(server, "effective_listen", None) or [
         (server.effective_host, server.effective_port)
@@ -194,6 +228,8 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     for address in addresses(options.host, port):
         print(f"mandala: open the panel at {address}", file=stdout, flush=True)
     log.info("%s; data in %s; serving on port %d", why, data, port)
+    if wifi is not None:
+        wifi.start_when_no_network()  # its own Wi-Fi when no known network is joined soon
     return systemd.run_service(
         server.run,
         is_alive=systemd.table_liveness(table),

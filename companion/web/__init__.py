@@ -1,10 +1,10 @@
 """The phone panel: a Flask app (HTTP API under ``/api``, server-rendered pages, live events).
 
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
-(``api_games``, ``api_board``, ``api_boards``, ``api_box``, ``api_health``, ``events``, ``owner``,
-``pages``; the logbook's ``api_logbook`` and ``logbook_pages``), the one JSON error helper
-(``errors``), the owner guard (``owner.owner_only``) and what every view does first
-(``context``). Views parse the request, call the table service and
+(``api_games``, ``api_board``, ``api_boards``, ``api_box``, ``api_health``, ``api_wifi``,
+``events``, ``owner``, ``pages``; the logbook's ``api_logbook`` and ``logbook_pages``), the
+one JSON error helper (``errors``), the owner guard (``owner.owner_only``) and what every
+view does first (``context``). Views parse the request, call the table service and
 serialise its answer; nothing else. The process around it (config, hardware, waitress,
 systemd) is wired in ``companion.serve``.
 
@@ -31,6 +31,7 @@ from companion.web import (
     api_games,
     api_health,
     api_logbook,
+    api_wifi,
     errors,
     events,
     logbook_pages,
@@ -58,6 +59,7 @@ def create_app(
     table: TableService,
     more_errors: Sequence[errors.Mapping] = (),
     diagnostics: Diagnostics | None = None,
+    wifi: api_wifi.WifiService | None = None,
 ) -> Flask:
     """Build the panel around a running table service.
 
@@ -66,6 +68,8 @@ def create_app(
     ``more_errors`` maps more error types (the firmware's, which this layer does not import) to a
     status and code, as :data:`companion.web.errors.MAPPED` does. ``diagnostics`` is the
     doctor the Health page asks (without one, ``/health`` and ``/api/health`` answer 404).
+    ``wifi`` is the box's Wi-Fi (``companion.box.wifi_box.WifiBox``; without one, ``/api/wifi``
+    answers 404 and the captive-portal probes are never answered).
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -75,7 +79,8 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions[TABLE_KEY] = table
     app.extensions[DIAGNOSTICS_KEY] = diagnostics
-    errors.register(app, more_errors)
+    errors.register(app, (*more_errors, *api_wifi.ERRORS))
+    api_wifi.register(app, wifi)  # the captive probes are answered before the Host check
     security.register(app)
     for blueprint in (
         api_games.blueprint,
@@ -87,6 +92,7 @@ def create_app(
         api_exports.blueprint,
         advisor_blueprint,
         api_health.blueprint,
+        api_wifi.blueprint,
         events.blueprint,
         owner.blueprint,
         pages.blueprint,

@@ -54,6 +54,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "calibration": ("/calibrate", "#diag tr"),
     "health": ("/health", "main section"),
     "backups": ("/box", "#backups"),
+    "wifi": ("/wifi", "#wifi-said"),
     "board-editor": ("/boards/new", "#board path"),
     "score-sheet": ("/cards/sheet", "#sheet"),
     "missing-game": ("/games/no-such-game", "main a[href='/']"),

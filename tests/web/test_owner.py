@@ -90,8 +90,9 @@ def test_mandala_pair_prints_the_code_alone_on_its_last_line(data_dir: Path) -> 
     printed = run_cli(["pair", "--data", str(data_dir)])
     assert printed.status == 0
     lines = printed.stdout.splitlines()
-    assert len(lines) == 2
-    assert "it works once, for 10 minutes" in lines[0]
+    assert len(lines) == 3
+    assert lines[0].startswith("mandala: the box's own Wi-Fi ")  # its password (issue 26)
+    assert "it works once, for 10 minutes" in lines[1]
     assert len(lines[-1]) == 9 and lines[-1][4] == "-" and lines[-1].replace("-", "").isdigit()
 
 

@@ -1,10 +1,10 @@
 """Finished plays as other tools take them: BG Stats' play link, CSV, JSON, BoardGameGeek text.
 
-Pure functions of an :class:`ExportPlay`, made from a finished game's
-:class:`~companion.table.adapters.result.Result` (:func:`from_result`) or from the logbook's
-stored play, so an export shows exactly what the finished record shows and nothing hidden (a
-card game's hands, deck and cups never reach either). The game's name and BoardGameGeek id
-come from its kind's adapter (``export_name``, ``bgg_id``).
+Pure functions of an :class:`ExportPlay`, made from the logbook's stored play
+(:func:`from_play`) or a finished game's :class:`~companion.table.adapters.result.Result`
+(:func:`from_result`), so an export shows exactly what the finished record shows and nothing
+hidden (a card game's hands, deck and cups never reach either). The game's name and
+BoardGameGeek id come from its kind's adapter (``export_name``, ``bgg_id``).
 
 - :func:`bgstats_play` is BG Stats' ``createPlay`` JSON (their "push plays from other apps"
   format): ``sourceName``, ``sourcePlayId``, ``playDate`` (``"YYYY-MM-DD HH:MM:SS"``, the
@@ -33,6 +33,7 @@ from companion.games.base import JSON
 from companion.table.adapters import adapter
 from companion.table.adapters.result import Result
 from companion.table.game import iso
+from companion.table.logbook_store import Play
 
 SOURCE_NAME: Final = "Mandala Companion"
 """How BG Stats names where the play came from."""
@@ -113,6 +114,16 @@ def from_result(
         for seat in result.seats
     )
     return ExportPlay(game_id, result.kind, result.variant, result.started, result.ended, seats)
+
+
+def from_play(play: Play) -> ExportPlay:
+    """The logbook's stored play: each seat as its player now (a renamed player under the
+    new name, with the logbook's id ``player-N``, so BG Stats keeps matching them)."""
+    seats = tuple(
+        ExportSeat(seat.player, f"player-{seat.player_id}", seat.score, seat.rank, seat.winner)
+        for seat in play.seats
+    )
+    return ExportPlay(play.id, play.kind, play.variant, play.started, play.ended, seats)
 
 
 def game_name(kind: str) -> str:

@@ -1,17 +1,26 @@
-"""Finished plays for other tools: BG Stats' play link and BoardGameGeek's text per game.
+"""Finished plays for other tools: BG Stats' play link, BoardGameGeek's text, CSV and JSON.
 
-``GET /api/games/<id>/bgstats`` answers ``{"url", "web_url", "play"}`` (the BG Stats app's
-and web version's link, and the play's JSON inside them); ``GET /api/games/<id>/bgg.txt``
-the lines to copy into BoardGameGeek's "log play" form. Both answer 409 while the game is
-not over and 404 for no such game. What they show is made in
-``companion.table.play_export`` from the finished record only.
+- ``GET /api/games/<id>/bgstats``: ``{"url", "web_url", "play"}``, the BG Stats app's and
+  web version's link and the play's JSON inside them;
+- ``GET /api/games/<id>/bgg.txt``: the lines to copy into BoardGameGeek's "log play" form;
+- ``GET /api/plays.csv``: every finished play, one row per seat (a file to download);
+- ``GET /api/plays.json``: ``{"plays": [...]}``, every finished play, newest first.
+
+The per-game routes answer 409 while the game is not over and 404 for no such game. Plays
+come from the logbook (each seat as its player now, with the player's id), or for a finished
+game the logbook lacks, from its result; what they show is made in
+``companion.table.play_export`` from the finished record only. The game pages and the
+history get the same links through :func:`play_links` (a template global).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from collections.abc import Iterator
+from typing import Any
 
-from companion.table import Conflict
+from flask import Blueprint, Response, jsonify, request, url_for
+
+from companion.table import Conflict, NotFound
 from companion.table import play_export as export
 from companion.table.adapters.result import Result
 from companion.web.context import table
@@ -19,17 +28,32 @@ from companion.web.context import table
 blueprint = Blueprint("api_exports", __name__, url_prefix="/api")
 
 
+def logbook() -> Any:
+    """The running table's logbook, or None for a table without one."""
+    return getattr(table(), "logbook", None)
+
+
 def finished(game_id: str) -> export.ExportPlay:
     """The finished play of game ``game_id``.
 
     :raises NotFound: no such game. :raises Conflict: the game is not over yet.
     """
+    book = logbook()
+    stored = book.play(game_id) if book is not None else None
+    if stored is not None:
+        return export.from_play(stored)
     result: Result | None = table().result(game_id)
     if result is None:
         raise Conflict(
             f"game {game_id!r} is not over yet: its play can be sent once it has a winner"
         )
     return export.from_result(game_id, result)
+
+
+def every_play() -> list[export.ExportPlay]:
+    """Every finished play, newest first."""
+    book = logbook()
+    return [export.from_play(play) for play in book.every_play()] if book is not None else []
 
 
 @blueprint.get("/games/<game_id>/bgstats")
@@ -41,3 +65,38 @@ def bgstats(game_id: str) -> Response:
 @blueprint.get("/games/<game_id>/bgg.txt")
 def bgg_text(game_id: str) -> Response:
     return Response(export.bgg_text(finished(game_id)), mimetype="text/plain")
+
+
+@blueprint.get("/plays.csv")
+def plays_csv() -> Response:
+    plays = every_play()
+
+    def pieces() -> Iterator[bytes]:
+        yield "\ufeff".encode()  # a byte-order mark: spreadsheets then read the names right
+        for piece in export.plays_csv(plays):
+            yield piece.encode()
+
+    response = Response(pieces(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = 'attachment; filename="mandala-plays.csv"'
+    return response
+
+
+@blueprint.get("/plays.json")
+def plays_json() -> Response:
+    response = jsonify({"plays": [export.play_json(play) for play in every_play()]})
+    if request.args.get("download") == "1":
+        response.headers["Content-Disposition"] = 'attachment; filename="mandala-plays.json"'
+    return response
+
+
+@blueprint.app_template_global()
+def play_links(game_id: str) -> dict[str, str] | None:
+    """The links of a finished game's play for a page (None while it is not over):
+    ``{"url", "web_url"}`` (BG Stats' app and web version) and ``bgg`` (BoardGameGeek's
+    text)."""
+    try:
+        play = finished(game_id)
+    except (Conflict, NotFound):
+        return None
+    links = export.bgstats_links(export.bgstats_play(play))
+    return {**links, "bgg": url_for("api_exports.bgg_text", game_id=game_id)}

@@ -18,6 +18,7 @@ from urllib.parse import unquote
 import pytest
 from flask.testing import FlaskClient
 
+from companion.table import Table
 from tests.conftest import SPEC_EXAMPLES
 from tests.web.conftest import assert_error
 
@@ -79,7 +80,14 @@ def local(iso: str) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(stamp))
 
 
-def check_against_summary(client: FlaskClient, game_id: str, name: str) -> dict[str, Any]:
+def player_ids(table: Table) -> dict[str, str]:
+    """Each logbook player's id as exports give it, by name."""
+    return {player.name: f"player-{player.id}" for player in table.logbook.players()}
+
+
+def check_against_summary(
+    client: FlaskClient, table: Table, game_id: str, name: str
+) -> dict[str, Any]:
     """Ask for the game's BG Stats links and compare the play with the game, field by field."""
     answer = client.get(f"/api/games/{game_id}/bgstats")
     assert answer.status_code == 200, answer.get_json()
@@ -117,7 +125,7 @@ def check_against_summary(client: FlaskClient, game_id: str, name: str) -> dict[
     assert play["players"] == [
         {
             "name": seat,
-            "sourcePlayerId": "name:" + seat.casefold(),
+            "sourcePlayerId": player_ids(table)[seat],
             "score": state["scores"][seat],
             "winner": seat in winners,
             "startPlayer": number == 0,
@@ -131,17 +139,17 @@ def check_against_summary(client: FlaskClient, game_id: str, name: str) -> dict[
 @pytest.mark.usefixtures("owner")
 @pytest.mark.parametrize("name", list(FINISHED))
 def test_an_imported_finished_games_bgstats_links_carry_its_summary(
-    client: FlaskClient, name: str
+    client: FlaskClient, table: Table, name: str
 ) -> None:
-    check_against_summary(client, imported(client, name), name)
+    check_against_summary(client, table, imported(client, name), name)
 
 
 @pytest.mark.usefixtures("owner")
 @pytest.mark.parametrize("name", list(FINISHED))
 def test_a_game_played_through_the_api_gets_bgstats_links_carrying_its_summary(
-    client: FlaskClient, name: str
+    client: FlaskClient, table: Table, name: str
 ) -> None:
-    check_against_summary(client, played(client, name), name)
+    check_against_summary(client, table, played(client, name), name)
 
 
 @pytest.mark.usefixtures("owner")

@@ -159,6 +159,8 @@ const Panel = (() => {
       if (item && item.type === "reload") { source.close(); window.location.reload(); return; }
       if (item && Array.isArray(item.banner)) showWarnings(item.banner);
       if (item && item.type !== "warnings") onItem(item);
+      // Parts of a page that follow the news too (exports.js) listen for this.
+      if (item) document.dispatchEvent(new CustomEvent("panel:item", { detail: item }));
     };
     window.addEventListener("pagehide", () => source.close());
     return source;

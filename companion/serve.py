@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import socket
 import sqlite3
 from collections.abc import Callable
@@ -212,6 +213,8 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "DEFAULT_BOARD": options.board,
         "DETENTS_PER_SLOT": [ring.detents_per_slot for ring in pin_map.rings],
         "ALLOWED_HOSTS": list(options.allowed_hosts),
+        # The unit names the install its updater updates (systemd/mandala.service).
+        "UPDATE_INSTALL": os.environ.get("MANDALA_INSTALL") or None,
     }
     rolling.start(data)  # one backup a day in <data>/backups, today's before serving
     doctor = PanelDoctor(options, options.config_file, log_buffer)

@@ -86,6 +86,9 @@ CONFIG_DIR=/etc/mandala
 CONFIG=$CONFIG_DIR/config.toml
 DATA_DIR=/var/lib/mandala
 UNIT=/etc/systemd/system/$SERVICE.service
+# The updater of releases staged from the panel (companion/box/update.py): the path unit
+# starts the one-shot service when the panel writes /var/lib/mandala/updates/request.json.
+UPDATE_UNITS=("$SERVICE-update.service" "$SERVICE-update.path")
 PIO_RULE=/etc/udev/rules.d/60-mandala-pio.rules
 at() { if [ "$ROOT" = / ]; then printf '%s' "$1"; else printf '%s%s' "$ROOT" "$1"; fi; }
 
@@ -230,6 +233,12 @@ install_service() {
     else
         run "$PYTHON" -m venv --clear --system-site-packages "$(at "$VENV")"
     fi
+    # A release installed from the panel ran ahead of the venv's (PYTHONPATH=current);
+    # from now on the checkout's release runs.
+    if [ -L "$(at "$PREFIX/current")" ] || [ -e "$(at "$PREFIX/releases")" ]; then
+        say "releases installed from the panel are replaced by this checkout's"
+        run rm -rf "$(at "$PREFIX/current")" "$(at "$PREFIX/releases")"
+    fi
     if [ -n "${MANDALA_PIP:-}" ]; then
         run "$MANDALA_PIP" install --upgrade --disable-pip-version-check \
             "${PIP_ONLY_WHEELS[@]}" "$SOURCE[$extra]"
@@ -289,11 +298,17 @@ EOF
         done
     fi
 
-    say "== the systemd unit"
+    say "== the systemd units (the service, and the updater of releases staged from the panel)"
     run install -m 0644 "$SOURCE/systemd/$SERVICE.service" "$(at "$UNIT")"
+    local unit
+    for unit in "${UPDATE_UNITS[@]}"; do
+        run install -m 0644 "$SOURCE/systemd/$unit" "$(at "/etc/systemd/system/$unit")"
+    done
     run "$SYSTEMCTL" daemon-reload
     run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" enable "$SERVICE.service"
+    run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" enable "$SERVICE-update.path"
     run "$SYSTEMCTL" restart "$SERVICE.service"
+    run "$SYSTEMCTL" restart "$SERVICE-update.path"
 
     local host
     host=$(hostname 2>/dev/null || echo raspberrypi)
@@ -309,6 +324,12 @@ uninstall_service() {
         run "$SYSTEMCTL" stop "$SERVICE.service"
         run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" disable "$SERVICE.service"
         run rm -f "$(at "$UNIT")"
+        if [ -f "$(at "/etc/systemd/system/$SERVICE-update.path")" ]; then
+            run "$SYSTEMCTL" stop "$SERVICE-update.path"
+            run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" disable "$SERVICE-update.path"
+            run rm -f "$(at "/etc/systemd/system/$SERVICE-update.path")" \
+                "$(at "/etc/systemd/system/$SERVICE-update.service")"
+        fi
         run "$SYSTEMCTL" daemon-reload
     else
         say "no unit $UNIT"

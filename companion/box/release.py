@@ -239,13 +239,12 @@ def check_release(data: bytes, running: str) -> ReleaseHeader:
     ``dist-info`` whose ``METADATA`` names this version.
 
     :raises ReleaseRefused: ``not a Mandala Companion release file ...``, ``the release file
-        is damaged: ...`` or ``release X is not newer than this box's release Y ...``.
+        is damaged: ...`` or ``release X is not newer than this box's release Y``.
     """
     header, body = read_header(data)
     if release_key(header.release) <= release_key(running):
         raise ReleaseRefused(
-            f"release {header.release} is not newer than this box's release {running}: "
-            "nothing was changed"
+            f"release {header.release} is not newer than this box's release {running}"
         )
     if len(body) != header.bytes or hashlib.sha256(body).hexdigest() != header.sha256:
         raise _damaged(f"its checksum does not match ({len(body)} of {header.bytes} bytes)")

@@ -136,7 +136,7 @@ def stage(data_dir: Path, data: bytes, running: str, backup: Callable[[], Path])
     """
     header = check_release(data, running)
     if pending(data_dir):
-        raise ReleaseRefused("an update is already waiting to be installed: nothing was changed")
+        raise ReleaseRefused("an update is already waiting to be installed")
     kept = backup()
     folder = data_dir / UPDATES_DIR
     folder.mkdir(exist_ok=True)
@@ -184,6 +184,8 @@ class Service:
     unit: str = UNIT
     systemctl: Sequence[str] = ("systemctl",)
     window: float = WINDOW_S
+    back_window: float = WINDOW_S
+    """How long the previous release may take to start again (systemd's own timeout)."""
     log: list[str] = field(default_factory=list)
 
     def run(self, *args: str, timeout: float = 30.0) -> bool:
@@ -198,13 +200,13 @@ class Service:
             raise UpdateFailed(f"{self.systemctl[0]}: {error}") from None
         return done.returncode == 0
 
-    def start_ready(self) -> bool:
-        """Start the unit; whether it reported ready (``READY=1``) within the window.
+    def start_ready(self, window: float) -> bool:
+        """Start the unit; whether it reported ready (``READY=1``) within ``window`` s.
 
         ``systemctl start`` of a ``Type=notify`` unit waits for ``READY=1``; then
         ``is-active`` must say ``active`` (not a process that exited at once).
         """
-        return self.run("start", timeout=self.window) and self.run("is-active", "--quiet")
+        return self.run("start", timeout=window) and self.run("is-active", "--quiet")
 
 
 class UpdateFailed(RuntimeError):
@@ -301,7 +303,7 @@ def apply(data_dir: Path, install: Install, service: Service) -> dict[str, Any] 
     )
     service.run("stop")
     install.point(new)
-    if service.start_ready():
+    if service.start_ready(service.window):
         install.prune([new, old])
         return write_status(
             data_dir,
@@ -338,7 +340,7 @@ def _roll_back(
         f"release {release} did not report ready within {service.window:g} s, so the box "
         f"went back to release {running}"
     )
-    if not service.start_ready():
+    if not service.start_ready(service.back_window):
         return write_status(
             data_dir,
             "failed",

@@ -1,12 +1,12 @@
 """The phone panel: a Flask app (HTTP API under ``/api``, server-rendered pages, live events).
 
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
-(``api_games``, ``api_board``, ``api_boards``, ``api_box``, ``api_health``, ``api_wifi``,
-``events``, ``owner``, ``pages``; the logbook's ``api_logbook`` and ``logbook_pages``), the
-one JSON error helper (``errors``), the owner guard (``owner.owner_only``) and what every
-view does first (``context``). Views parse the request, call the table service and
-serialise its answer; nothing else. The process around it (config, hardware, waitress,
-systemd) is wired in ``companion.serve``.
+(``api_games``, ``api_board``, ``api_boards``, ``api_box``, ``api_update``, ``api_health``,
+``api_wifi``, ``events``, ``owner``, ``pages``; the logbook's ``api_logbook`` and
+``logbook_pages``), the one JSON error helper (``errors``), the owner guard
+(``owner.owner_only``) and what every view does first (``context``). Views parse the request,
+call the table service and serialise its answer; nothing else. The process around it (config,
+hardware, waitress, systemd) is wired in ``companion.serve``.
 
 What must not: game rules (those are the engines'), state of its own (the table service owns
 every game and the rings), threads other than waitress's, or anything fetched from the
@@ -31,6 +31,7 @@ from companion.web import (
     api_games,
     api_health,
     api_logbook,
+    api_update,
     api_wifi,
     errors,
     events,
@@ -50,6 +51,7 @@ DEFAULTS: dict[str, Any] = {
     "BOARDS_DIR": None,  # where the board editor saves (``<data>/boards``)
     "JSON_SORT_KEYS": False,
     "ALLOWED_HOSTS": [],  # host names answered besides the box's own (``security``)
+    "UPDATE_INSTALL": None,  # the install an updater updates (``api_update``); None: no updater
 }
 
 
@@ -86,6 +88,7 @@ def create_app(
         api_games.blueprint,
         api_board.blueprint,
         api_box.blueprint,
+        api_update.blueprint,
         api_boards.blueprint,
         api_cards.blueprint,
         api_damaged.blueprint,

@@ -21,7 +21,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "systemd" / "install.sh"
-UNIT = REPO / "systemd" / "mandala.service"
 
 STUB = f"""#!{sys.executable}
 import json, os, sys
@@ -169,6 +168,17 @@ PACKAGES = [
 PIP = ["pip", "install", "--upgrade", "--disable-pip-version-check", "--only-binary=:all:"]
 
 
+def unit_calls(root: Path) -> list[list[str]]:
+    """The service and the updater's path unit: enabled and (re)started."""
+    return [
+        ["systemctl", "daemon-reload"],
+        ["systemctl", f"--root={root}", "enable", "mandala.service"],
+        ["systemctl", f"--root={root}", "enable", "mandala-update.path"],
+        ["systemctl", "restart", "mandala.service"],
+        ["systemctl", "restart", "mandala-update.path"],
+    ]
+
+
 def first_run_calls(root: Path) -> list[list[str]]:
     return [
         ["apt-get", "update"],
@@ -182,9 +192,7 @@ def first_run_calls(root: Path) -> list[list[str]]:
             "--comment", "Mandala Companion", "mandala",
         ],
         [*PIP, f"{REPO}[pi]"],
-        ["systemctl", "daemon-reload"],
-        ["systemctl", f"--root={root}", "enable", "mandala.service"],
-        ["systemctl", "restart", "mandala.service"],
+        *unit_calls(root),
     ]  # fmt: skip
 
 
@@ -195,8 +203,10 @@ def test_install_sets_up_packages_user_venv_config_and_unit(real_installer: Inst
     assert run.stderr == ""
     root = installer.root
     assert run.calls == first_run_calls(root)
-    # The unit is the repository's, byte for byte.
-    assert installer.path("/etc/systemd/system/mandala.service").read_bytes() == (UNIT.read_bytes())
+    # The units are the repository's, byte for byte.
+    for unit in ("mandala.service", "mandala-update.service", "mandala-update.path"):
+        installed = installer.path(f"/etc/systemd/system/{unit}").read_bytes()
+        assert installed == (REPO / "systemd" / unit).read_bytes()
     # A real venv that sees the system's python3-lgpio.
     cfg = installer.path("/opt/mandala/venv/pyvenv.cfg").read_text()
     assert "include-system-site-packages = true" in cfg.splitlines()
@@ -241,9 +251,7 @@ def test_install_twice_is_idempotent_and_keeps_the_owners_config(installer: Inst
         ["apt-get", "update"],
         ["apt-get", "install", "-y", "--no-install-recommends", *PACKAGES],
         [*PIP, f"{REPO}[pi]"],
-        ["systemctl", "daemon-reload"],
-        ["systemctl", f"--root={root}", "enable", "mandala.service"],
-        ["systemctl", "restart", "mandala.service"],
+        *unit_calls(root),
     ]
     out = again.stdout.splitlines()
     assert "group gpio exists" in out
@@ -255,6 +263,21 @@ def test_install_twice_is_idempotent_and_keeps_the_owners_config(installer: Inst
     assert files_after == files_before
     passwd = installer.path("/etc/passwd").read_text().splitlines()
     assert [line.split(":")[0] for line in passwd] == ["root", "mandala"]
+
+
+def test_install_again_replaces_releases_installed_from_the_panel(installer: Installer) -> None:
+    """The checkout's release runs after install.sh: ``current`` (first on the unit's
+    PYTHONPATH) and the releases the panel installed are removed."""
+    assert installer.run().status == 0
+    releases = installer.path("/opt/mandala/releases/0.2.0")
+    releases.mkdir(parents=True)
+    installer.path("/opt/mandala/current").symlink_to("releases/0.2.0")
+    again = installer.run()
+    assert again.status == 0, again.stderr
+    assert "releases installed from the panel are replaced by this checkout's" in again.stdout
+    assert not installer.path("/opt/mandala/current").is_symlink()
+    assert not installer.path("/opt/mandala/releases").exists()
+    assert installer.path("/opt/mandala/venv").is_dir()
 
 
 def test_user_missing_a_group_is_added_to_it(installer: Installer) -> None:
@@ -289,8 +312,11 @@ def test_dry_run_prints_the_same_steps_and_changes_nothing(
         "+ BASE/bin/python3 -m venv --clear --system-site-packages BASE/root/opt/mandala/venv"
         in steps
     )
-    assert steps[-1] == "+ BASE/bin/systemctl restart mandala.service"
-    assert len(steps) == 13
+    assert steps[-2:] == [
+        "+ BASE/bin/systemctl restart mandala.service",
+        "+ BASE/bin/systemctl restart mandala-update.path",
+    ]
+    assert len(steps) == 17
 
 
 def test_uninstall_keeps_games_config_and_user_and_purge_removes_them(
@@ -307,9 +333,12 @@ def test_uninstall_keeps_games_config_and_user_and_purge_removes_them(
     assert gone.calls == [
         ["systemctl", "stop", "mandala.service"],
         ["systemctl", f"--root={root}", "disable", "mandala.service"],
+        ["systemctl", "stop", "mandala-update.path"],
+        ["systemctl", f"--root={root}", "disable", "mandala-update.path"],
         ["systemctl", "daemon-reload"],
     ]
-    assert not installer.path("/etc/systemd/system/mandala.service").exists()
+    for unit in ("mandala.service", "mandala-update.service", "mandala-update.path"):
+        assert not installer.path(f"/etc/systemd/system/{unit}").exists()
     assert not installer.path("/opt/mandala").exists()
     assert games.read_text() == "the journal"
     assert installer.path("/etc/mandala/config.toml").is_file()
@@ -334,7 +363,8 @@ def fake_source(base: Path, spi_chip_selects: bool) -> Path:
     (source / "systemd").mkdir(parents=True)
     (source / "hardware").mkdir()
     shutil.copy(REPO / "pyproject.toml", source / "pyproject.toml")
-    shutil.copy(UNIT, source / "systemd" / "mandala.service")
+    for unit in ("mandala.service", "mandala-update.service", "mandala-update.path"):
+        shutil.copy(REPO / "systemd" / unit, source / "systemd" / unit)
     flag = "true" if spi_chip_selects else "false"
     (source / "hardware" / "pins.toml").write_text(
         f'[leds]\ndriver = "spi"\npin = 10\nspi_chip_selects = {flag}\n'

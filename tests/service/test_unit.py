@@ -85,6 +85,49 @@ def test_systemd_analyze_verify_catches_a_missing_program(tmp_path: Path) -> Non
     assert f"Command {EXEC} is not executable: No such file or directory" in done.stderr
 
 
+UPDATE_UNITS = ("mandala-update.service", "mandala-update.path")
+PYTHON = "/opt/mandala/venv/bin/python"
+
+
+def test_the_updater_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
+    root = staged_root(tmp_path, UNIT.read_text())
+    (root / PYTHON.lstrip("/")).write_text("#!/bin/sh\nexit 0\n")
+    (root / PYTHON.lstrip("/")).chmod(0o755)
+    for name in UPDATE_UNITS:
+        (root / "etc/systemd/system" / name).write_text((REPO / "systemd" / name).read_text())
+    done = subprocess.run(
+        [tool("systemd-analyze"), "verify", f"--root={root}",
+         *(str(root / "etc/systemd/system" / name) for name in UPDATE_UNITS)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.stderr == ""
+    assert done.returncode == 0
+
+
+def test_the_service_runs_the_current_release_first_and_tells_the_panel_of_the_updater(
+    unit: dict[str, list[str]],
+) -> None:
+    env = unit["Environment"]
+    assert "PYTHONPATH=/opt/mandala/current" in env
+    assert "MANDALA_INSTALL=/opt/mandala" in env
+    # The updater's window is systemd's own start timeout: READY=1 within a minute.
+    assert unit["TimeoutStartSec"] == ["60"]
+
+
+def test_the_path_unit_starts_the_updater_when_the_panel_staged_a_release() -> None:
+    path = directives((REPO / "systemd" / "mandala-update.path").read_text())
+    assert path["PathExists"] == ["/var/lib/mandala/updates/request.json"]
+    assert path["Unit"] == ["mandala-update.service"]
+    updater = directives((REPO / "systemd" / "mandala-update.service").read_text())
+    assert updater["Type"] == ["oneshot"]
+    assert updater["ExecStart"] == [
+        f"{PYTHON} -m companion.box.update --data /var/lib/mandala --install /opt/mandala "
+        "--window 60"
+    ]
+    assert "User" not in updater  # root: it stops and starts mandala.service
+    assert "Environment" not in updater  # never an uploaded release's code as root
+
+
 def test_enabling_the_unit_links_it_into_multi_user_target(tmp_path: Path) -> None:
     root = staged_root(tmp_path, UNIT.read_text())
     done = subprocess.run(

@@ -180,10 +180,8 @@ class Logbook:
         """Every player with their plays, wins (shared ones too), win rate and last play."""
 
         def read(db: sqlite3.Connection) -> list[dict[str, JSON]]:
-            totals = logbook_store.player_totals(db)
             listed: list[dict[str, JSON]] = []
-            for found in logbook_store.players(db):
-                total = totals.get(found.id, {"plays": 0, "wins": 0, "last_played": None})
+            for found, total in logbook_store.players_with_totals(db):
                 plays, wins = int(str(total["plays"])), int(str(total["wins"]))
                 rate = round(wins / plays, 3) if plays else None
                 listed.append({**found.to_json(), **total, "win_rate": rate})
@@ -204,8 +202,7 @@ class Logbook:
         :raises NotFound: no such player.
         """
         self.player(player_id)
-        plays = self._run(lambda db: logbook_store.plays_of(db, player_id))
-        return logbook_stats.figures(player_id, plays)
+        return self._run(lambda db: logbook_stats.figures(db, player_id))
 
     def recent(self, player_id: int, count: int = 10) -> list[logbook_store.Play]:
         """The player's ``count`` latest plays, newest first."""
@@ -218,8 +215,7 @@ class Logbook:
         """
         self.player(one)
         self.player(other)
-        plays = self._run(lambda db: logbook_store.plays_of(db, one))
-        return logbook_stats.head_to_head(one, other, plays)
+        return self._run(lambda db: logbook_stats.head_to_head(db, one, other))
 
     def rename(self, player_id: int, name: object) -> logbook_store.Player:
         """Show a player under a new name in every play; their old names still mean them.

@@ -1,4 +1,4 @@
-"""The logbook's statistics: pure functions of a player's finished plays.
+"""The logbook's statistics, read from the plays stored (``logbook_store``) with SQL.
 
 Per player, overall and per game kind: plays, wins (a tie is a shared win: every tied seat
 counts it, and ``ties`` says how many of the wins were shared), win rate, mean and best
@@ -12,68 +12,99 @@ play's numbers (the ring board's turns, the Stones VP spread) averaged with thei
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from companion.games.base import JSON
+from companion.table import logbook_store
 from companion.table.game import iso
-from companion.table.logbook_store import Play, PlaySeat
 
 
-def seat_of(play: Play, player_id: int) -> PlaySeat | None:
-    """The seat ``player_id`` had at ``play`` (the first, should they have had two)."""
-    return next((seat for seat in play.seats if seat.player_id == player_id), None)
+class SeatRow(NamedTuple):
+    """One seat a player had at a finished play, as the statistics read it (oldest first)."""
+
+    game_id: str
+    kind: str
+    ended: float
+    score: int
+    winner: bool
+    figures: dict[str, JSON]
+    play_figures: dict[str, JSON]
+    winners: int
+    """How many seats of that play won (more than one: a tie)."""
 
 
-def record(plays: Sequence[Play], player_id: int) -> dict[str, JSON]:
+def seat_rows(db: sqlite3.Connection, player_id: int) -> list[SeatRow]:
+    """Every seat ``player_id`` had, oldest play first."""
+    rows = db.execute(
+        "SELECT p.game_id, p.kind, p.ended, s.score, s.winner, s.figures, p.figures,"
+        " (SELECT sum(w.winner) FROM play_seats w WHERE w.game_id = s.game_id)"
+        " FROM play_seats s JOIN plays p ON p.game_id = s.game_id"
+        " WHERE s.player_id = ? ORDER BY p.ended, p.game_id",
+        (player_id,),
+    ).fetchall()
+    return [
+        SeatRow(
+            str(row[0]),
+            str(row[1]),
+            float(row[2]),
+            int(row[3]),
+            bool(row[4]),
+            logbook_store.figures_of(row[5]),
+            logbook_store.figures_of(row[6]),
+            int(row[7] or 0),
+        )
+        for row in rows
+    ]
+
+
+def record(seats: Sequence[SeatRow]) -> dict[str, JSON]:
     """Plays, wins, ties, losses, win rate, mean and best score, streaks, last played."""
-    seats = [(play, seat_of(play, player_id)) for play in plays]
-    mine = [(play, seat) for play, seat in seats if seat is not None]
-    won = [seat.winner for _, seat in mine]
-    wins = sum(won)
-    ties = sum(1 for play, seat in mine if seat.winner and len(play.winners) > 1)
-    scores = [seat.score for _, seat in mine]
+    wins = sum(seat.winner for seat in seats)
+    ties = sum(1 for seat in seats if seat.winner and seat.winners > 1)
+    scores = [seat.score for seat in seats]
     longest = current = 0
-    for flag in won:
-        current = current + 1 if flag else 0
+    for seat in seats:
+        current = current + 1 if seat.winner else 0
         longest = max(longest, current)
     return {
-        "plays": len(mine),
+        "plays": len(seats),
         "wins": wins,
         "ties": ties,
-        "losses": len(mine) - wins,
-        "win_rate": round(wins / len(mine), 3) if mine else None,
+        "losses": len(seats) - wins,
+        "win_rate": round(wins / len(seats), 3) if seats else None,
         "mean_score": round(sum(scores) / len(scores), 1) if scores else None,
         "best_score": max(scores) if scores else None,
         "current_streak": current,
         "longest_streak": longest,
-        "last_played": iso(mine[-1][0].ended) if mine else None,
+        "last_played": iso(seats[-1].ended) if seats else None,
     }
 
 
-def own_figures(plays: Sequence[Play], player_id: int) -> dict[str, JSON]:
-    """A kind's own figures over ``plays`` for the player (see the module's docstring):
+def _is_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def own_figures(seats: Sequence[SeatRow]) -> dict[str, JSON]:
+    """A kind's own figures over the player's ``seats`` (see the module's docstring):
     ``{"totals": {name: n}, "per_play": {name: mean}, "counts": {name: [[key, n], ...]},
     "play_means": {name: mean}, "play_highest": {name: n}}``."""
     totals: dict[str, int] = {}
     counts: dict[str, dict[str, int]] = {}
     play_values: dict[str, list[int]] = {}
-    for play in plays:
-        seat = seat_of(play, player_id)
-        if seat is None:
-            continue
+    for seat in seats:
         for name, value in seat.figures.items():
-            if isinstance(value, int) and not isinstance(value, bool):
-                totals[name] = totals.get(name, 0) + value
+            if _is_number(value):
+                totals[name] = totals.get(name, 0) + int(str(value))
             elif isinstance(value, dict):
                 kept = counts.setdefault(name, {})
                 for key, number in value.items():
-                    if isinstance(number, int):
-                        kept[key] = kept.get(key, 0) + number
-        for name, value in play.figures.items():
-            if isinstance(value, int) and not isinstance(value, bool):
-                play_values.setdefault(name, []).append(value)
-    played = len(plays) or 1
+                    if _is_number(number):
+                        kept[key] = kept.get(key, 0) + int(str(number))
+        for name, value in seat.play_figures.items():
+            if _is_number(value):
+                play_values.setdefault(name, []).append(int(str(value)))
+    played = len(seats) or 1
     return {
         "totals": dict(totals),
         "per_play": {name: round(total / played, 2) for name, total in totals.items()},
@@ -92,81 +123,82 @@ def _most_first(item: tuple[str, int]) -> tuple[int, str]:
     return -item[1], item[0]
 
 
-def opponents(plays: Iterable[Play], player_id: int) -> list[dict[str, JSON]]:
+#: Per pair of seats at one play: the first's win alone, the other's, both (a tie), neither.
+_VERSUS = (
+    "count(*), sum(a.winner AND NOT b.winner), sum(b.winner AND NOT a.winner),"
+    " sum(a.winner AND b.winner), sum(NOT a.winner AND NOT b.winner)"
+)
+
+
+def opponents(db: sqlite3.Connection, player_id: int) -> list[dict[str, JSON]]:
     """Everyone the player met: plays together, the player's wins, losses and ties against
     them (a loss: the other won and the player did not; neither: someone else won), most
     plays together first."""
-    met: dict[int, dict[str, Any]] = {}
-    for play in plays:
-        mine = seat_of(play, player_id)
-        if mine is None:
-            continue
-        for seat in play.seats:
-            if seat.player_id == player_id:
-                continue
-            entry = met.setdefault(
-                seat.player_id,
-                {"player_id": seat.player_id, "name": seat.player, "plays": 0}
-                | {"wins": 0, "losses": 0, "ties": 0, "neither": 0},
-            )
-            entry["plays"] += 1
-            entry[_versus(mine.winner, seat.winner)] += 1
-    return sorted(met.values(), key=lambda entry: (-entry["plays"], entry["name"].casefold()))
+    rows = db.execute(
+        f"SELECT b.player_id, pl.name, {_VERSUS} FROM play_seats a"
+        " JOIN play_seats b ON b.game_id = a.game_id AND b.player_id != a.player_id"
+        " JOIN players pl ON pl.id = b.player_id WHERE a.player_id = ? GROUP BY b.player_id",
+        (player_id,),
+    ).fetchall()
+    met: list[dict[str, JSON]] = [
+        {
+            "player_id": int(row[0]),
+            "name": str(row[1]),
+            "plays": int(row[2]),
+            "wins": int(row[3] or 0),
+            "losses": int(row[4] or 0),
+            "ties": int(row[5] or 0),
+            "neither": int(row[6] or 0),
+        }
+        for row in rows
+    ]
+    return sorted(met, key=lambda entry: (-int(str(entry["plays"])), str(entry["name"]).casefold()))
 
 
-def _versus(mine: bool, theirs: bool) -> str:
-    if mine and theirs:
-        return "ties"
-    if mine:
-        return "wins"
-    return "losses" if theirs else "neither"
-
-
-def figures(player_id: int, plays: Sequence[Play]) -> dict[str, JSON]:
-    """A player's statistics from their plays (oldest first): ``{"overall", "kinds":
-    {kind: {... record, "figures": own figures}}, "opponents"}``."""
-    kinds: dict[str, list[Play]] = {}
-    for play in plays:
-        kinds.setdefault(play.kind, []).append(play)
+def figures(db: sqlite3.Connection, player_id: int) -> dict[str, JSON]:
+    """A player's statistics: ``{"overall", "kinds": {kind: {... record, "figures": own
+    figures}}, "opponents"}``."""
+    seats = seat_rows(db, player_id)
+    kinds: dict[str, list[SeatRow]] = {}
+    for seat in seats:
+        kinds.setdefault(seat.kind, []).append(seat)
     return {
-        "overall": record(plays, player_id),
+        "overall": record(seats),
         "kinds": {
-            kind: {**record(found, player_id), "figures": own_figures(found, player_id)}
+            kind: {**record(found), "figures": own_figures(found)}
             for kind, found in sorted(kinds.items())
         },
-        "opponents": [dict(entry) for entry in opponents(plays, player_id)],
+        "opponents": list(opponents(db, player_id)),
     }
 
 
-def head_to_head(one: int, other: int, plays: Sequence[Play]) -> dict[str, JSON]:
-    """The plays both sat at (``plays``: one's, oldest first): how many, one's wins, the
-    other's wins, shared wins (ties) and plays someone else won, overall and per kind, and
-    the last 20 of them, newest first."""
-    both = [play for play in plays if seat_of(play, other) is not None]
+def head_to_head(db: sqlite3.Connection, one: int, other: int) -> dict[str, JSON]:
+    """The plays both sat at: how many, one's wins alone, the other's, shared wins (ties) and
+    plays someone else won, overall and per kind, and the last 20 of them, newest first."""
+    query = (
+        f"SELECT p.kind, {_VERSUS} FROM play_seats a JOIN play_seats b ON b.game_id = a.game_id"
+        " JOIN plays p ON p.game_id = a.game_id WHERE a.player_id = ? AND b.player_id = ?"
+    )
 
-    def tally(found: Sequence[Play]) -> dict[str, JSON]:
-        counts = {"plays": len(found), "wins": 0, "losses": 0, "ties": 0, "neither": 0}
-        for play in found:
-            a, b = seat_of(play, one), seat_of(play, other)
-            if a is not None and b is not None:
-                counts[_versus(a.winner, b.winner)] += 1
-        return {
-            "plays": counts["plays"],
-            "one_wins": counts["wins"],
-            "other_wins": counts["losses"],
-            "ties": counts["ties"],
-            "neither": counts["neither"],
-        }
+    def tally(row: Any) -> dict[str, JSON]:
+        names = ("plays", "one_wins", "other_wins", "ties", "neither")
+        return {name: int(value or 0) for name, value in zip(names, row, strict=True)}
 
-    kinds: dict[str, list[Play]] = {}
-    for play in both:
-        kinds.setdefault(play.kind, []).append(play)
+    overall = db.execute(query.replace("p.kind, ", ""), (one, other)).fetchone()
+    kinds = db.execute(query + " GROUP BY p.kind ORDER BY p.kind", (one, other)).fetchall()
+    recent = db.execute(
+        "SELECT p.game_id FROM play_seats a JOIN play_seats b ON b.game_id = a.game_id"
+        " JOIN plays p ON p.game_id = a.game_id WHERE a.player_id = ? AND b.player_id = ?"
+        " ORDER BY p.ended DESC, p.game_id DESC LIMIT 20",
+        (one, other),
+    ).fetchall()
+    shown = [logbook_store.play(db, str(row[0])) for row in recent]
     return {
         "one": one,
         "other": other,
-        **tally(both),
-        "kinds": {kind: tally(found) for kind, found in sorted(kinds.items())},
-        "recent": [play.to_json() for play in reversed(both[-20:])],
+        **tally(overall),
+        "kinds": {str(row[0]): tally(row[1:]) for row in kinds},
+        "recent": [play.to_json() for play in shown if play is not None],
     }
 
 

@@ -222,10 +222,18 @@ def _plays(db: sqlite3.Connection, rows: list[Any]) -> list[Play]:
             started=float(row[4]),
             ended=float(row[5]),
             seats=tuple(seats[str(row[0])]),
-            figures=json.loads(row[6]),
+            figures=figures_of(row[6]),
         )
         for row in rows
     ]
+
+
+def figures_of(text: str) -> dict[str, JSON]:
+    """Read a stored figures object (most are empty)."""
+    if text == "{}":
+        return {}
+    found: dict[str, JSON] = json.loads(text)
+    return found
 
 
 def _seat(row: Any) -> PlaySeat:
@@ -237,7 +245,7 @@ def _seat(row: Any) -> PlaySeat:
         score=int(row[5]),
         rank=int(row[6]),
         winner=bool(row[7]),
-        figures=json.loads(row[8]),
+        figures=figures_of(row[8]),
     )
 
 
@@ -297,27 +305,32 @@ def plays_of(db: sqlite3.Connection, player_id: int, newest: int | None = None) 
 
 def players(db: sqlite3.Connection) -> list[Player]:
     """Every player, most plays first, then by name."""
+    return [found for found, _ in players_with_totals(db)]
+
+
+def players_with_totals(db: sqlite3.Connection) -> list[tuple[Player, dict[str, JSON]]]:
+    """Every player, most plays first, then by name, with ``{"plays", "wins",
+    "last_played"}`` over every play (a shared win counts)."""
     names: dict[int, list[str]] = {}
     for name, player_id in db.execute("SELECT name, player_id FROM player_names ORDER BY name"):
         names.setdefault(int(player_id), []).append(str(name))
     rows = db.execute(
-        "SELECT pl.id, pl.name, pl.colour, (SELECT count(*) FROM play_seats s"
-        " WHERE s.player_id = pl.id) AS n FROM players pl ORDER BY n DESC, pl.name COLLATE NOCASE"
+        "SELECT pl.id, pl.name, pl.colour, count(s.game_id) AS n, sum(s.winner), max(p.ended)"
+        " FROM players pl LEFT JOIN play_seats s ON s.player_id = pl.id"
+        " LEFT JOIN plays p ON p.game_id = s.game_id"
+        " GROUP BY pl.id ORDER BY n DESC, pl.name COLLATE NOCASE"
     ).fetchall()
-    return [_player(row, names.get(int(row[0]), [])) for row in rows]
-
-
-def player_totals(db: sqlite3.Connection) -> dict[int, dict[str, JSON]]:
-    """Per player id: ``{"plays", "wins", "last_played"}`` over every play (a shared win
-    counts)."""
-    rows = db.execute(
-        "SELECT s.player_id, count(*), sum(s.winner), max(p.ended) FROM play_seats s"
-        " JOIN plays p ON p.game_id = s.game_id GROUP BY s.player_id"
-    ).fetchall()
-    return {
-        int(row[0]): {"plays": int(row[1]), "wins": int(row[2] or 0), "last_played": iso(row[3])}
+    return [
+        (
+            _player(row, names.get(int(row[0]), [])),
+            {
+                "plays": int(row[3]),
+                "wins": int(row[4] or 0),
+                "last_played": None if row[5] is None else iso(float(row[5])),
+            },
+        )
         for row in rows
-    }
+    ]
 
 
 def player(db: sqlite3.Connection, player_id: int) -> Player | None:

@@ -138,6 +138,8 @@ def _schema_4(db: sqlite3.Connection) -> None:
             PRIMARY KEY (game_id, seat)
         )""",
         "CREATE INDEX play_seats_by_player ON play_seats (player_id, game_id)",
+        # the games left unfinished, found by their last move without reading their large rows
+        "CREATE INDEX games_by_update ON games (updated, id, kind)",
     ):
         db.execute(statement)
 

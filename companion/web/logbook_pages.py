@@ -33,7 +33,7 @@ FIGURE_WORDS = {
     "sets_won": "Sets won",
     "river": "River colours",
     "turns": "Turns per game",
-    "sets": "Sets scored per game",
+    "sets": "Sets completed per game",
     "spread": "VP spread (winner's VP less the last seat's)",
 }
 
@@ -88,15 +88,16 @@ def players_view() -> list[dict[str, Any]]:
     return [{**found, "fill": fill(str(found["colour"]))} for found in logbook().players_json()]
 
 
-def colour_map() -> dict[int, str]:
+def colour_map(players: list[dict[str, Any]]) -> dict[int, str]:
     """Each player's colour by id."""
-    return {found.id: found.colour for found in logbook().players()}
+    return {int(found["id"]): str(found["colour"]) for found in players}
 
 
 @blueprint.get("/history")
 def history() -> str:
     found = logbook().plays_page(page_number())
-    colours = colour_map()
+    players = players_view()
+    colours = colour_map(players)
     data = {
         "plays": [play_view(play, colours) for play in found["plays"]],
         "page": found["page"],
@@ -105,7 +106,7 @@ def history() -> str:
         "abandoned": [
             {**game, "game": adapter(str(game["kind"])).title} for game in logbook().abandoned()
         ],
-        "players": players_view(),
+        "players": players,
     }
     return render_template("history.html", data=data, page=page_config(), letters=LETTERS)
 
@@ -122,7 +123,8 @@ def player(player_id: int) -> str:
             raise RecordError(f"versus: expected a player's number, got {versus[:40]!r}")
         other = book.player(int(versus))
         head = {"other": other.to_json(), **book.head_to_head(player_id, other.id)}
-    colours = colour_map()
+    players = players_view()
+    colours = colour_map(players)
     recent = [play_view(play, colours) for play in book.recent(player_id)]
     kinds = {
         kind: {**figures, "title": adapter(kind).title}
@@ -134,7 +136,7 @@ def player(player_id: int) -> str:
         "statistics": {**statistics, "kinds": kinds},
         "head": head,
         "recent": recent,
-        "players": players_view(),
+        "players": players,
         "words": FIGURE_WORDS,
     }
     return render_template("player.html", data=data, page=page_config(), letters=LETTERS)

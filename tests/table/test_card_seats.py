@@ -61,6 +61,7 @@ def test_a_schema_1_database_is_migrated_keeping_its_games(tmp_path: Path) -> No
     db.execute("DROP TABLE pair_codes")
     for name in ("play_seats", "plays", "player_names", "players"):  # schema 4's
         db.execute(f"DROP TABLE {name}")
+    db.execute("DROP INDEX games_by_update")
     db.execute("DROP TABLE summaries")  # schema 5's
     db.execute("PRAGMA user_version = 1")
     db.commit()

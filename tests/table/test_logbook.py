@@ -17,10 +17,13 @@ import pytest
 
 from companion.table import Table
 from companion.table.adapters import adapter
-from companion.table.logbook import BACKFILLED_KEY
+from companion.table.colours import stable_pick
+from companion.table.logbook import ABANDONED_DAYS, BACKFILLED_KEY
 from companion.table.logbook_store import PAGE_SIZE, Play
 from companion.table.store import DB_NAME
 from tests.conftest import SPEC_EXAMPLES
+from tests.games.icehouse_helpers import block_path
+from tests.web import icehouse_game as plan
 
 FINISHED = {
     "rings": "rings-08-win-by-centre-entry",
@@ -139,6 +142,7 @@ def test_plays_finished_before_the_logbook_are_found_once_at_start(tmp_path: Pat
     db = sqlite3.connect(tmp_path / DB_NAME)
     for name in ("play_seats", "plays", "player_names", "players", "summaries"):
         db.execute(f"DROP TABLE {name}")
+    db.execute("DROP INDEX games_by_update")
     db.execute("DELETE FROM settings WHERE key = ?", (BACKFILLED_KEY,))
     db.execute("PRAGMA user_version = 3")
     db.commit()
@@ -181,3 +185,54 @@ def test_the_ring_board_figures_count_snipes_made_and_suffered_and_centre_entrie
         {"snipes_made": 2, "snipes_suffered": 0, "pegs_entered": 0},
         {"snipes_made": 0, "snipes_suffered": 2, "pegs_entered": 0},
     ]
+
+
+def test_icehouse_sets_won_are_the_kinds_a_seat_took_the_most_points_of(table: Table) -> None:
+    # tests/web/icehouse_game.py, worked out by hand: Bo takes red-1, Cy red-2, red-3 is
+    # lost to the Eye, Ann yellow-1, Cy the ten kinds of its collection and black-3.
+    setup = {"game": "icehouse", "seats": plan.SEATS, "path": block_path(), "picks": plan.PICKS}
+    game_id = import_game(table, setup)
+    play = table.logbook.play(game_id)
+    assert play is not None
+    assert play.figures == {"sets": 15}
+    assert [seat.figures for seat in play.seats] == [
+        {"sets_won": 1},
+        {"sets_won": 1},
+        {"sets_won": 12},
+    ]
+    # equal scores share a place in the result (adapters/result.py: "1, 2, 2, 4")
+    assert seats(play) == [("Ann", 7, 2, False), ("Bo", 7, 2, False), ("Cy", 56, 1, True)]
+
+
+def test_a_card_games_figures_are_its_rivers_as_the_finished_record_shows_them(
+    table: Table,
+) -> None:
+    game_id = import_game(table, record("cards-t2-cups-decide"))
+    play = table.logbook.play(game_id)
+    assert play is not None
+    summary = json.loads((SPEC_EXAMPLES / "cards-t2-cups-decide.summary.json").read_text())
+    for seat in play.seats:
+        river = summary["rivers"][seat.name]
+        assert seat.figures == {"river": {colour: river.count(colour) for colour in river}}
+    assert play.figures == {}
+
+
+def test_a_player_keeps_the_colour_their_seat_had_else_the_panels_pick(table: Table) -> None:
+    import_game(table, record(FINISHED["rings"]))
+    import_game(table, record(FINISHED["icehouse"]))
+    colours = {player.name: player.colour for player in table.logbook.players()}
+    rings_seats = record(FINISHED["rings"])["seats"]
+    engine_colours = table.call(lambda: [seat.colour for seat in table.games()[0].state.seats])
+    assert [colours[seat["name"]] for seat in rings_seats] == engine_colours
+    assert colours["Cy"] == stable_pick("Cy")
+
+
+def test_games_left_unfinished_for_a_week_are_listed_apart(table: Table) -> None:
+    waiting = import_game(table, record("rings-01-riding-pegs"))
+    import_game(table, record(FINISHED["stones"]))
+    assert table.logbook.abandoned() == []
+    later = time.time() + (ABANDONED_DAYS + 1) * 86400
+    listed = table.logbook.abandoned(now=later)
+    assert [game["id"] for game in listed] == [waiting]
+    assert listed[0]["seats"] == ["Ann", "Bo"]
+    assert table.logbook.plays_page(1)["total"] == 1

@@ -36,7 +36,6 @@ from typing import Any, Protocol
 
 from companion.games.base import JSON, MandalaError
 from companion.games.rings import COLOURS, Rotation, State
-from companion.players import rings as players
 from companion.table import led_scenes, live
 from companion.table.adapters import adapter
 from companion.table.adapters.rings import COMPUTER, HINTS
@@ -226,6 +225,8 @@ class ComputerSeats:
         self, plan: RingPlan, state: State, rng: random.Random, turner: TurnerLike | None
     ) -> None:
         """The worker: choose (off the table thread), post the choice, turn emulated rings."""
+        from companion.players import rings as players  # on first use: not at start-up
+
         try:
             level: Any = plan.level
             rotations = players.choose(state, plan.dice, level, rng)
@@ -413,6 +414,8 @@ def hints(table: SeatHost, game_id: str, top: int = 3) -> dict[str, JSON]:
     state, dice, seat = table.call(snapshot)
     if dice is None:
         raise Conflict("enter or roll the dice first: the hints are for the roll on the table")
+    from companion.players import rings as players  # on first use: not at start-up
+
     options = players.advise(state, dice, top)
     return {
         "seat": seat,

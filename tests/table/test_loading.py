@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from companion.table.game import CHECKPOINT, RECENT
 from companion.table.listing import PAGE_SIZE
 from companion.table.state import LOADED
 from companion.table.store import DB_NAME
+from tests.conftest import ROOT
 from tests.table.conftest import TWO_SEATS, opener
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -201,3 +203,18 @@ def test_a_games_states_answer_as_the_list_of_every_state(seed: int) -> None:
         assert states[-1] == every[-1]
     with pytest.raises(IndexError):
         states[1]
+
+
+def test_the_start_up_path_does_not_import_the_ring_players() -> None:
+    # The computer seats' and the advisor's search loads when a computer seat or a hint
+    # first needs it, not for every start of ``mandala serve``.
+    probe = (
+        "import sys, companion.serve, companion.table, companion.web, firmware.hardware\n"
+        "from companion.table.adapters import adapter\n"
+        "adapter('rings').check_setup({'seats': [{'name': 'Ann'}, {'name': 'Bo'}]})\n"
+        "print('companion.players.rings' in sys.modules)\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert found.stdout.split() == ["False"]

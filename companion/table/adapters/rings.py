@@ -16,7 +16,6 @@ from typing import Any
 
 from companion.games import rings
 from companion.games.base import JSON, Engine, RecordError, as_bool, as_int, as_str, join
-from companion.players import rings as players
 from companion.table.adapters.base import Form, Setting, StateScores
 from companion.table.game import Game
 
@@ -46,7 +45,9 @@ def check_seats(setup: Mapping[str, JSON]) -> None:
         where = join("seats", index)
         level = seat.get(COMPUTER)
         if level is not None:
-            as_str(level, join(where, COMPUTER), players.LEVELS)
+            from companion.players.rings import LEVELS  # on first use: not at start-up
+
+            as_str(level, join(where, COMPUTER), LEVELS)
             if len(seats) < 2:
                 raise RecordError(
                     f"{join(where, COMPUTER)}: a computer seat needs another seat to play "

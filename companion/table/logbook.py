@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from companion.games.base import JSON, RecordError
-from companion.table import logbook_stats, logbook_store
+from companion.table import logbook_stats, logbook_store, play_series
 from companion.table.adapters import adapter
 from companion.table.errors import Conflict, NotFound, StorageError
 from companion.table.game import Game
@@ -203,6 +203,10 @@ class Logbook:
         """
         self.player(player_id)
         return self._run(lambda db: logbook_stats.figures(db, player_id))
+
+    def series(self, player_id: int) -> list[play_series.Point]:
+        """The player's plays for the plots, oldest first (``play_series``)."""
+        return self._run(lambda db: play_series.series(db, player_id))
 
     def recent(self, player_id: int, count: int = 10) -> list[logbook_store.Play]:
         """The player's ``count`` latest plays, newest first."""

@@ -38,6 +38,7 @@ from companion.web import (
     logbook_pages,
     owner,
     pages,
+    plot_views,
     security,
 )
 from companion.web.api_advisor import blueprint as advisor_blueprint
@@ -99,6 +100,7 @@ def create_app(
         events.blueprint,
         owner.blueprint,
         pages.blueprint,
+        plot_views.blueprint,
         api_logbook.blueprint,
         logbook_pages.blueprint,
     ):

@@ -16,21 +16,16 @@ history get the same links through :func:`play_links` (a template global).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from companion.table import Conflict, NotFound
 from companion.table import play_export as export
 from companion.table.adapters.result import Result
+from companion.web.api_logbook import logbook
 from companion.web.context import table
 
 blueprint = Blueprint("api_exports", __name__, url_prefix="/api")
-
-
-def logbook() -> Any:
-    """The running table's logbook, or None for a table without one."""
-    return getattr(table(), "logbook", None)
 
 
 def finished(game_id: str) -> export.ExportPlay:
@@ -38,8 +33,7 @@ def finished(game_id: str) -> export.ExportPlay:
 
     :raises NotFound: no such game. :raises Conflict: the game is not over yet.
     """
-    book = logbook()
-    stored = book.play(game_id) if book is not None else None
+    stored = logbook().play(game_id)
     if stored is not None:
         return export.from_play(stored)
     result: Result | None = table().result(game_id)
@@ -52,8 +46,7 @@ def finished(game_id: str) -> export.ExportPlay:
 
 def every_play() -> list[export.ExportPlay]:
     """Every finished play, newest first."""
-    book = logbook()
-    return [export.from_play(play) for play in book.every_play()] if book is not None else []
+    return [export.from_play(play) for play in logbook().every_play()]
 
 
 @blueprint.get("/games/<game_id>/bgstats")

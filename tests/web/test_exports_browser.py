@@ -10,6 +10,7 @@ here) arrives with the play's JSON in its ``data``, which is compared with the g
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests.conftest import SPEC_EXAMPLES
-from tests.web.browser import api, phone, serve_emulated, shot
+from tests.web.browser import SHOTS, api, phone, serve_emulated, shot
 
 pytestmark = pytest.mark.browser
 
@@ -109,4 +110,53 @@ def test_a_game_finished_before_the_page_opened_shows_the_links_at_once(
     )
     text = page.get_by_role("link", name="Text for BoardGameGeek")
     expect(text).to_have_attribute("href", f"/api/games/{game['id']}/bgg.txt")
+    assert page.errors == []
+
+
+def test_the_history_sends_a_play_to_bgstats_and_the_players_page_draws_their_plots(
+    browser: Any, served: str
+) -> None:
+    from playwright.sync_api import expect
+
+    older, _ = stones_06(served, leave=0)
+    newest, _ = stones_06(served, leave=0)
+    page = phone(browser, served)
+    arrived: list[str] = []
+
+    def bgstats(route: Any) -> None:
+        arrived.append(route.request.url)
+        route.fulfill(status=200, content_type="text/html", body="<h1>BG Stats</h1>")
+
+    page.route(BGSTATS + "*", bgstats)
+    page.goto(f"{served}/history")
+    cards = page.locator("#plays .play-card")
+    expect(cards).to_have_count(2)
+    first = cards.nth(0)
+    expect(first).to_have_attribute("data-play", newest["id"])
+    expect(first.get_by_role("link", name="Text for BoardGameGeek")).to_have_attribute(
+        "href", f"/api/games/{newest['id']}/bgg.txt"
+    )
+    shot(page, "exports-history-360")
+    first.get_by_role("link", name="Send to BG Stats").click()
+    expect(page.get_by_role("heading", name="BG Stats")).to_be_visible()
+    play = json.loads(parse_qs(urlsplit(arrived[0]).query)["data"][0])
+    assert play == api(served, f"/api/games/{newest['id']}/bgstats")["play"]
+    assert play["sourcePlayId"] == newest["id"] != older["id"]
+
+    page.goto(f"{served}/history")
+    page.locator("#players").get_by_role("link", name="Ann").click()
+    rate = page.locator("#plot-win-rate")
+    expect(rate).to_be_visible()
+    expect(page.locator("#plot-win-rate-desc")).to_have_text(
+        re.compile(r"^Ann has won 2 plays of 2: 100% now \(highest 100%\)")
+    )
+    expect(page.locator("#plot-scores-stones")).to_be_visible()
+    box = rate.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    shot(page, "exports-player-plots-360")
+    page.locator(".plots").screenshot(path=str(SHOTS / "exports-player-plots-360-detail.png"))
+    page.set_viewport_size({"width": 1024, "height": 768})
+    shot(page, "exports-player-plots-1024")
+    page.emulate_media(color_scheme="dark")
+    shot(page, "exports-player-plots-1024-dark")
     assert page.errors == []

@@ -1,0 +1,47 @@
+"""The logbook's plots on the pages: :func:`player_plots`, a template global.
+
+A player's page (``_logbook_plots.html``) shows their win rate over time across every kind
+and, per kind they played, their score distribution (scores of different games do not mix).
+The plot module (``companion.web.plots``) is imported on the first page that draws one,
+never at start-up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+from markupsafe import Markup
+
+from companion.table.adapters import adapter
+from companion.web.api_logbook import logbook
+
+blueprint = Blueprint("plot_views", __name__)
+
+
+@blueprint.app_template_global()
+def player_plots(player_id: int, name: str) -> list[dict[str, Any]]:
+    """``[{"id", "heading", "svg"}]``: the win rate over time, then a score distribution
+    per kind (in the order first played); empty before their first finished play."""
+    from companion.web import plots
+
+    points = logbook().series(player_id)
+    if not points:
+        return []
+    shown = [
+        {
+            "id": "plot-win-rate",
+            "heading": "Win rate over time",
+            "svg": Markup(
+                plots.win_rate("plot-win-rate", name, [(p.ended, p.won) for p in points])
+            ),
+        }
+    ]
+    kinds = list(dict.fromkeys(point.kind for point in points))
+    for kind in kinds:
+        plot_id = f"plot-scores-{kind}"
+        title = adapter(kind).title
+        scores = [point.score for point in points if point.kind == kind]
+        svg = plots.score_distribution(plot_id, name, scores, title)
+        shown.append({"id": plot_id, "heading": f"Scores: {title}", "svg": Markup(svg)})
+    return shown

@@ -33,9 +33,7 @@ from tests.service.releases import REPO, commit_release, make_repo, run_git
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    made = make_repo(tmp_path_factory.mktemp("repo"))
-    commit_release(made, "0.2.0")
-    return made
+    return make_repo(tmp_path_factory.mktemp("repo"), "0.2.0")
 
 
 @pytest.fixture(scope="module")

@@ -47,8 +47,9 @@ def run_git(repo: Path, *args: str) -> str:
     return done.stdout
 
 
-def make_repo(path: Path) -> Path:
-    """A git repository at ``path`` holding this checkout's release files, tagged v0.1.0."""
+def make_repo(path: Path, *good: str) -> Path:
+    """A git repository at ``path`` holding this checkout's release files, tagged v0.1.0,
+    and a good release (tagged) for each version in ``good``."""
     listed = subprocess.run(
         ["git", "-C", str(REPO), "ls-files", "-co", "--exclude-standard", "--", *CARRIED],
         capture_output=True, text=True, check=True,
@@ -64,6 +65,8 @@ def make_repo(path: Path) -> Path:
     run_git(path, "add", "-A")
     run_git(path, "commit", "-q", "-m", "release 0.1.0")
     run_git(path, "tag", "v0.1.0")
+    for version in good:
+        commit_release(path, version)
     return path
 
 

@@ -39,9 +39,8 @@ pytestmark = pytest.mark.slow
 def release_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     """Release files made from tags: 0.1.0 (this checkout), 0.2.0 good, 0.3.0 exits,
     0.4.0 hangs."""
-    repo = make_repo(tmp_path_factory.mktemp("repo"))
-    tags = ["v0.1.0"]
-    tags.append(commit_release(repo, "0.2.0"))
+    repo = make_repo(tmp_path_factory.mktemp("repo"), "0.2.0")
+    tags = ["v0.1.0", "v0.2.0"]
     tags.append(commit_release(repo, "0.3.0", "exits"))
     tags.append(commit_release(repo, "0.4.0", "hangs"))
     return {tag[1:]: release_from_git(repo, tag) for tag in tags}

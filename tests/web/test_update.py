@@ -20,7 +20,7 @@ from companion.table.owner import HOW_TO
 from companion.table.table import Table
 from companion.web import create_app
 from tests.conftest import tree
-from tests.service.releases import commit_release, make_repo, run_git
+from tests.service.releases import make_repo, run_git
 from tests.web.conftest import assert_error, pair_owner
 
 OCTETS = {"Content-Type": "application/octet-stream"}
@@ -28,9 +28,7 @@ OCTETS = {"Content-Type": "application/octet-stream"}
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    made = make_repo(tmp_path_factory.mktemp("repo"))
-    commit_release(made, "0.2.0")
-    return made
+    return make_repo(tmp_path_factory.mktemp("repo"), "0.2.0")
 
 
 @pytest.fixture(scope="module")

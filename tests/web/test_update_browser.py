@@ -18,7 +18,7 @@ import pytest
 from companion.box import update
 from companion.box.release import release_from_git
 from companion.table import backup
-from tests.service.releases import commit_release, make_repo
+from tests.service.releases import make_repo
 from tests.web.browser import as_owner, phone, serve_emulated, shot
 
 pytestmark = pytest.mark.browser
@@ -26,8 +26,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    repo = make_repo(tmp_path_factory.mktemp("repo"))
-    commit_release(repo, "0.2.0")
+    repo = make_repo(tmp_path_factory.mktemp("repo"), "0.2.0")
     out = tmp_path_factory.mktemp("files")
     made = {}
     for release in ("0.1.0", "0.2.0"):

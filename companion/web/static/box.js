@@ -3,7 +3,7 @@
    page, not in a dialog), and where the time comes from. */
 "use strict";
 (() => {
-  const { el, api, phoneTime } = Panel;
+  const { el, api, send } = Panel;
   const $ = (id) => document.getElementById(id);
   const file = $("restore-file");
   const upload = $("restore-upload");
@@ -39,21 +39,6 @@
       el("span", { text: b.name }),
       el("small", { text: `made ${utc(b.made)}, ${Math.ceil(b.bytes / 1024)} kB` }),
       el("button", { type: "button", "data-restore-kept": b.name, text: "Restore this one" }))));
-  }
-
-  async function send(url, body) {
-    const options = { method: "POST", headers: { Accept: "application/json", ...phoneTime() } };
-    if (body instanceof Blob) {
-      options.headers["Content-Type"] = "application/octet-stream";
-      options.body = body;
-    } else {
-      options.headers["Content-Type"] = "application/json";
-      options.body = "{}";
-    }
-    const response = await fetch(url, options);
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error((answer.error && answer.error.message) || response.statusText);
-    return answer;
   }
 
   function ask(what, sender) {

@@ -108,6 +108,19 @@ const Panel = (() => {
     said.textContent = `Downloaded ${name} (${Math.ceil(blob.size / 1024)} kB).`;
   }
 
+  /* POST a file the owner chose (a Blob, as application/octet-stream), or ``{}`` without one,
+     for an answer said next to its control: throws the API's refusal as an Error, says
+     nothing itself (backups and releases, box.js and update.js). */
+  async function send(url, file) {
+    const options = { method: "POST", headers: { Accept: "application/json", ...phoneTime() } };
+    options.headers["Content-Type"] = file instanceof Blob ? "application/octet-stream" : "application/json";
+    options.body = file instanceof Blob ? file : "{}";
+    const response = await fetch(url, options);
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error((answer.error && answer.error.message) || response.statusText);
+    return answer;
+  }
+
   async function api(method, url, body, headers) {
     const options = { method, headers: { Accept: "application/json", ...phoneTime(), ...(headers || {}) } };
     if (body !== undefined) {
@@ -196,7 +209,7 @@ const Panel = (() => {
 
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
-  return { page, data, el, svg, say, sayError, api, phoneTime, download, live, coalesce, letter, playerDot,
+  return { page, data, el, svg, say, sayError, api, send, phoneTime, download, live, coalesce, letter, playerDot,
     playerFill, plain };
 })();
 

@@ -3,7 +3,7 @@
    checkout (asked on the page). While the box restarts the page asks again every 2 s. */
 "use strict";
 (() => {
-  const { phoneTime } = Panel;
+  const { phoneTime, send } = Panel;
   const $ = (id) => document.getElementById(id);
   const file = $("update-file");
   const upload = $("update-upload");
@@ -59,21 +59,6 @@
         watch();
       }
     }, 2000);
-  }
-
-  async function send(url, body) {
-    const options = { method: "POST", headers: { Accept: "application/json", ...phoneTime() } };
-    if (body instanceof Blob) {
-      options.headers["Content-Type"] = "application/octet-stream";
-      options.body = body;
-    } else {
-      options.headers["Content-Type"] = "application/json";
-      options.body = "{}";
-    }
-    const response = await fetch(url, options);
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error((answer.error && answer.error.message) || response.statusText);
-    return answer;
   }
 
   function ask(question, sender) {

@@ -58,6 +58,8 @@ class ReleaseRefused(RecordError):
     """A release file that cannot be installed (foreign, damaged, not newer); says which."""
 
 
+# release_key and the file checks mirror companion.table.backup's for backup files: the
+# table may not import the box, nor the box the table (ARCHITECTURE.md's layers).
 def release_key(text: str) -> tuple[int, ...]:
     """A release as numbers to compare (``"0.10.2"`` -> ``(0, 10, 2)``).
 

@@ -26,11 +26,12 @@ import sys
 import time
 from pathlib import Path
 
-STATE = Path(os.environ["STANDIN_SYSTEMD"])
+STATE = Path(os.environ.get("STANDIN_SYSTEMD", "/nonexistent"))  # the tests import alive()
 STOP_TIMEOUT_S = 15.0
 
 
 def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie nobody reaped has ended)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:

@@ -27,6 +27,7 @@ from companion.box import update
 from companion.box.release import release_from_git, unpack_release
 from companion.table import backup
 from tests.service.releases import commit_release, make_repo
+from tests.service.systemctl_standin import alive
 
 HERE = Path(__file__).resolve().parent
 STANDIN = HERE / "systemctl_standin.py"
@@ -130,14 +131,6 @@ def box(tmp_path: Path, release_files: dict[str, bytes]) -> Iterator[Box]:
     made = Box(tmp_path, release_files)
     yield made
     made.systemctl("stop", "mandala.service")
-
-
-def alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in {"Z", "X"}
 
 
 def test_a_good_release_is_installed_beside_the_old_started_and_kept(box: Box) -> None:

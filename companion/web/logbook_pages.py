@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from companion.games.base import RecordError
+from companion.table import NotFound
 from companion.table.adapters import adapter
 from companion.table.logbook_store import Play
 from companion.web.api_games import page_number
@@ -112,9 +113,13 @@ def history() -> str:
 
 
 @blueprint.get("/players/<int:player_id>")
-def player(player_id: int) -> str:
+def player(player_id: int) -> str | tuple[str, int]:
     book = logbook()
-    found = book.player(player_id)
+    try:
+        found = book.player(player_id)
+    except NotFound:  # a page, with a way back (the API answers its JSON)
+        gone = {"id": player_id}
+        return render_template("missing_player.html", data=gone, page=page_config()), 404
     statistics = book.statistics(player_id)
     versus = request.args.get("versus", "")
     head: dict[str, Any] | None = None

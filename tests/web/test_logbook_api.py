@@ -275,3 +275,29 @@ def test_bad_requests_get_a_clear_json_error(client: FlaskClient, owner: str) ->
     assert client.post(f"/api/players/{ann}/merge", json={"into": "x"}).status_code == 400
     assert client.post(f"/api/players/{ann}/rename", json={"nom": "x"}).status_code == 400
     assert client.get("/api/plays?page=9").get_json()["plays"] == []
+
+
+def test_the_pages_answer_and_a_player_not_here_gets_a_page_with_a_way_back(
+    client: FlaskClient, owner: str
+) -> None:
+    six_plays(client)
+    ann = player_ids(client)["Ann"]
+    history = client.get("/history")
+    assert history.status_code == 200
+    text = history.get_data(as_text=True)
+    assert text.count('class="play-card"') == 6
+    assert "★ tie, shared win" in text and "★ won" in text
+    page = client.get(f"/players/{ann}")
+    assert page.status_code == 200
+    assert "Win rate</dt><dd>67%" in page.get_data(as_text=True)
+    versus = client.get(f"/players/{ann}?versus={player_ids(client)['Bo']}")
+    assert "Ann won 3," in versus.get_data(as_text=True)
+    missing = client.get("/players/999")
+    assert missing.status_code == 404
+    assert "This player is not here" in missing.get_data(as_text=True)
+    assert_error(
+        client.get(f"/players/{ann}?versus=x"),
+        400,
+        "malformed",
+        "versus: expected a player's number, got 'x'",
+    )

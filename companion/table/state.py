@@ -12,11 +12,13 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from companion.games import rings
 from companion.games.base import GAME_ERRORS, JSON, Engine
 from companion.table import listing, steps
+from companion.table import summaries as stored_summaries
 from companion.table.errors import Conflict, NotFound, StorageError
 from companion.table.game import Game
 from companion.table.listing import Entry
@@ -52,6 +54,7 @@ class TableState:
         self.replays = 0
         """How many journals were replayed since the store was opened."""
         self._unsaved: set[str] = set()
+        self._known: dict[str, str] | None = None
 
     def open(self, data_dir: Path, max_page_count: int | None) -> Store:
         """Open the database and read its games' list entries (no journal is replayed
@@ -61,6 +64,7 @@ class TableState:
         self.games = OrderedDict()
         self.replays = 0
         self._unsaved = set()
+        self._known = None
         self.entries = {
             row.id: Entry(
                 row.id,
@@ -72,7 +76,7 @@ class TableState:
                 row.summarised,
                 row.summary,
             )
-            for row in store.game_index()
+            for row in stored_summaries.index(store)
         }
         self.tokens = {key: GameTokens(value) for key, value in store.tokens().items()}
         active = store.setting(ACTIVE_KEY)
@@ -113,12 +117,14 @@ class TableState:
         """Keep a new game (already stored) in memory and in the list."""
         self.entries[game.id] = listing.entry_of(game)
         self._unsaved.add(game.id)
+        self._known = None
         self._keep(game)
 
     def remove(self, game_id: str) -> None:
         """Forget a deleted game."""
         self.entries.pop(game_id, None)
         self.games.pop(game_id, None)
+        self._known = None
         self._unsaved.discard(game_id)
         self.tokens.pop(game_id, None)
 
@@ -134,8 +140,13 @@ class TableState:
     def _note(self, game: Game) -> None:
         """Bring a game's list entry up to its state in memory (saved later, see flush)."""
         entry = self.entries.get(game.id)
-        if entry is not None and listing.refresh(entry, game):
+        if entry is None:
+            return
+        colours = listing.record_colours(entry)
+        if listing.refresh(entry, game):
             self._unsaved.add(game.id)
+            if listing.record_colours(entry) != colours:
+                self._known = None
 
     def db(self) -> Store:
         """The open store. :raises Conflict: the table is not running."""
@@ -155,10 +166,10 @@ class TableState:
         if not isinstance(game_id, str) or game_id not in self.entries:
             raise NotFound(f"no game {game_id!r}")
         store = self.db()
-        row = store.game(game_id)
-        if row is None:
+        rows = store.games(game_id)
+        if not rows:
             raise NotFound(f"no game {game_id!r}")
-        game = self.load(row, store.journal(game_id))
+        game = self.load(rows[0], store.journal(game_id))
         self._keep(game)
         return game
 
@@ -184,10 +195,10 @@ class TableState:
         return state
 
     def summaries(self) -> list[Entry]:
-        """Every game's list entry, oldest first, each summary of the game's version (a
-        stale one is worked out by loading that game): e.g. the finished games
+        """Every game's list entry (a copy), oldest first, each summary of the game's version
+        (a stale one is worked out by loading that game): e.g. the finished games
         (``entry.over``) without replaying any game whose summary is stored."""
-        return self._summarised(list(self.entries.values()))
+        return [replace(entry) for entry in self._summarised(list(self.entries.values()))]
 
     def _summarised(self, entries: list[Entry]) -> list[Entry]:
         for entry in entries:
@@ -222,9 +233,11 @@ class TableState:
 
     def known_colours(self) -> dict[str, str]:
         """Each player's colour from their earliest ring-board game (``colours``)."""
-        missing = [entry for entry in self.entries.values() if entry.summary is None]
-        self._summarised(missing)
-        return listing.known_colours(self.entries.values())
+        if self._known is None:
+            missing = [entry for entry in self.entries.values() if entry.summary is None]
+            self._summarised(missing)
+            self._known = listing.known_colours(self.entries.values())
+        return dict(self._known)
 
     def seat_colours(self, game_id: str) -> list[str]:
         """The colour each seat of a game shows (as in the list). :raises NotFound: none."""
@@ -243,7 +256,8 @@ class TableState:
         if not saved or self.store is None:
             return
         try:
-            self.store.put_summaries([(e.id, e.summarised, e.summary or {}) for e in saved])
+            rows = [(entry.id, entry.summarised, entry.summary or {}) for entry in saved]
+            stored_summaries.save(self.store, rows)
         except StorageError as error:  # only a replay is lost: it is worked out again
             log.warning("%s", error)
 

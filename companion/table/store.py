@@ -18,7 +18,6 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,51 +39,8 @@ DB_NAME = "table.db"
 """The database file's name inside the data directory."""
 DAMAGED_KEY = "damaged_copies"
 """The setting that lists the damaged files set aside, until the owner dismisses them."""
-
-
-GAME_COLUMNS = "id, kind, setup, version, created, updated, seed, rolls, dice, dice_source"
+COLUMNS = "id, kind, setup, version, created, updated, seed, rolls, dice, dice_source"
 """The ``games`` columns a :class:`~companion.table.schema.GameRow` is read from."""
-
-
-@dataclass(frozen=True)
-class IndexRow:
-    """What the games list needs of one stored game: no setup, no journal.
-
-    ``summary`` is the stored summary (``companion.table.listing``) of version
-    ``summarised`` (-1 and None: none stored yet).
-    """
-
-    id: str
-    kind: str
-    seats: list[str]
-    version: int
-    created: float
-    updated: float
-    summarised: int
-    summary: dict[str, Any] | None
-
-
-def _game_row(row: Any) -> GameRow:
-    return GameRow(
-        id=row[0],
-        kind=row[1],
-        setup=json.loads(row[2]),
-        version=row[3],
-        created=row[4],
-        updated=row[5],
-        seed=row[6],
-        rolls=row[7],
-        dice=json.loads(row[8]) if row[8] is not None else None,
-        dice_source=row[9],
-    )
-
-
-def _summary(text: str | None) -> dict[str, Any] | None:
-    try:
-        found = json.loads(text) if text else None
-    except ValueError:
-        return None
-    return found if isinstance(found, dict) else None
 
 
 class Store:
@@ -275,41 +231,24 @@ class Store:
 
     # Reading ------------------------------------------------------------------------------
 
-    def games(self) -> list[GameRow]:
-        """Every game, oldest first."""
-        rows = self.db.execute(f"SELECT {GAME_COLUMNS} FROM games ORDER BY created, id")
-        return [_game_row(row) for row in rows.fetchall()]
-
-    def game(self, game_id: str) -> GameRow | None:
-        """One game (everything but its journal), or None when there is none."""
-        row = self.db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        found = row.fetchone()
-        return None if found is None else _game_row(found)
-
-    def game_index(self) -> list[IndexRow]:
-        """What the games list needs of every game, oldest first, with no journal read."""
-        seats: dict[str, list[str]] = {}
-        for game_id, name in self.db.execute(
-            "SELECT game_id, name FROM seats ORDER BY game_id, seat"
-        ).fetchall():
-            seats.setdefault(str(game_id), []).append(str(name))
-        rows = self.db.execute(
-            "SELECT g.id, g.kind, g.version, g.created, g.updated, s.version, s.summary"
-            " FROM games AS g LEFT JOIN summaries AS s ON s.game_id = g.id"
-            " ORDER BY g.created, g.id"
-        ).fetchall()
+    def games(self, game_id: str | None = None) -> list[GameRow]:
+        """Every game, oldest first (with ``game_id``: that one, when it is there)."""
+        where, key = ("WHERE id = ?", (game_id,)) if game_id is not None else ("", ())
+        rows = self.db.execute(f"SELECT {COLUMNS} FROM games {where} ORDER BY created, id", key)
         return [
-            IndexRow(
+            GameRow(
                 id=row[0],
                 kind=row[1],
-                seats=seats.get(row[0], []),
-                version=row[2],
-                created=row[3],
-                updated=row[4],
-                summarised=-1 if row[5] is None else int(row[5]),
-                summary=_summary(row[6]),
+                setup=json.loads(row[2]),
+                version=row[3],
+                created=row[4],
+                updated=row[5],
+                seed=row[6],
+                rolls=row[7],
+                dice=json.loads(row[8]) if row[8] is not None else None,
+                dice_source=row[9],
             )
-            for row in rows
+            for row in rows.fetchall()
         ]
 
     def journal(self, game_id: str) -> list[Any]:
@@ -501,22 +440,6 @@ class Store:
             "UPDATE games SET version = ?, updated = ?, dice = ?, dice_source = ? WHERE id = ?",
             (version, now, None if dice is None else json.dumps(dice), source, game_id),
         )
-
-    def put_summaries(self, summaries: list[tuple[str, int, dict[str, Any]]]) -> None:
-        """Store games' list summaries: ``(game id, the version it is of, summary)`` each.
-
-        A summary only spares a replay (a stale or missing one is worked out again), so
-        this is one transaction for many games, made when the list worked them out or the
-        table closes, never per turn.
-        """
-        with self.transaction("summaries") as db:
-            db.executemany(
-                "INSERT INTO summaries (game_id, version, summary)"
-                " SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET"
-                " version = excluded.version, summary = excluded.summary",
-                [(key, version, json.dumps(value), key) for key, version, value in summaries],
-            )
 
     def delete_game(self, game_id: str) -> None:
         """Remove a game with its seats and journal."""

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.metadata
 import io
 import json
+import re
 import shutil
 import subprocess
 import tarfile
@@ -236,12 +238,13 @@ def read_header(data: bytes) -> tuple[ReleaseHeader, bytes]:
 def check_release(data: bytes, running: str) -> ReleaseHeader:
     """Say what release ``data`` holds, or refuse it (nothing is changed either way).
 
-    Checks the header, that the release is newer than ``running``, the checksum, and that
-    every file of the archive is a plain file under the packages or the release's own
-    ``dist-info`` whose ``METADATA`` names this version.
+    Checks the header, that the release is newer than ``running``, the checksum, that every
+    file of the archive is a plain file under the packages or the release's own ``dist-info``
+    whose ``METADATA`` names this version, and that the packages it needs are installed.
 
     :raises ReleaseRefused: ``not a Mandala Companion release file ...``, ``the release file
-        is damaged: ...`` or ``release X is not newer than this box's release Y``.
+        is damaged: ...``, ``release X is not newer than this box's release Y`` or ``release
+        X needs P, which this box does not have: ...``.
     """
     header, body = read_header(data)
     if release_key(header.release) <= release_key(running):
@@ -251,7 +254,31 @@ def check_release(data: bytes, running: str) -> ReleaseHeader:
     if len(body) != header.bytes or hashlib.sha256(body).hexdigest() != header.sha256:
         raise _damaged(f"its checksum does not match ({len(body)} of {header.bytes} bytes)")
     _members(body, header.release, None)
+    missing = missing_requirements(header.requires)
+    if missing:
+        raise ReleaseRefused(
+            f"release {header.release} needs {', '.join(missing)}, which this box does not "
+            "have: install it from a checkout with systemd/install.sh"
+        )
     return header
+
+
+def missing_requirements(requires: tuple[str, ...]) -> list[str]:
+    """The packages of ``requires`` (``name>=1.0`` lines) not installed for this Python.
+
+    Only the names are checked (an update never installs a package: it works offline);
+    a version too old shows when the release starts, and the updater goes back.
+    """
+    missing = []
+    for requirement in requires:
+        found = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement.strip())
+        if found is None:
+            raise _damaged(f"it requires {requirement[:80]!r}")
+        try:
+            importlib.metadata.distribution(found.group(0))
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(found.group(0))
+    return missing
 
 
 def _safe_name(name: str, release: str) -> str:

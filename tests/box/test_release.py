@@ -138,6 +138,29 @@ def test_a_foreign_damaged_or_not_newer_file_is_refused_and_nothing_is_staged(
     assert not (tmp_path / "outside.py").exists()
 
 
+def test_a_release_needing_a_package_the_box_lacks_is_refused(repo: Path, tmp_path: Path) -> None:
+    """An update installs no package (it works offline): such a release needs install.sh."""
+    run_git(repo, "checkout", "-q", "--detach", "v0.2.0")
+    try:
+        pyproject = repo / "pyproject.toml"
+        text = pyproject.read_text().replace(
+            '"waitress>=3.0",', '"waitress>=3.0",\n    "no-such-package-here>=1.0",'
+        )
+        pyproject.write_text(text.replace('version = "0.2.0"', 'version = "0.5.0"'))
+        run_git(repo, "commit", "-q", "-am", "release 0.5.0 needs a new package")
+        data = release_from_git(repo, "HEAD")
+    finally:
+        run_git(repo, "checkout", "-q", "main")
+    before = tree(tmp_path)
+    with pytest.raises(ReleaseRefused) as refused:
+        update.stage(tmp_path, data, "0.1.0", lambda: tmp_path / "backup")
+    assert str(refused.value) == (
+        "release 0.5.0 needs no-such-package-here, which this box does not have: install it "
+        "from a checkout with systemd/install.sh"
+    )
+    assert tree(tmp_path) == before
+
+
 def test_a_second_update_while_one_waits_is_refused(good: bytes, tmp_path: Path) -> None:
     update.stage(tmp_path, good, "0.1.0", lambda: tmp_path / "backup")
     before = tree(tmp_path)

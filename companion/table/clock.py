@@ -40,6 +40,8 @@ CORRECT_MIN_S: Final = 60.0
 """Stamps are corrected only for a difference at least this large (less is the phones' own)."""
 RECHECK_S: Final = 60.0
 """How often a box on a phone's time asks again whether its clock got synchronised."""
+PHONE: Final = "phone"
+"""A game's ``clock`` when any of its stamps came from a phone's time (else NULL)."""
 HEADER: Final = "X-Phone-Time"
 """The request header the panel sends its clock in (milliseconds since 1970)."""
 
@@ -94,6 +96,10 @@ class BoxClock:
             taken = None
         return self._wall() + (taken.offset if taken is not None else 0.0)
 
+    def from_phone(self) -> bool:
+        """Say whether :meth:`now` is a phone's time (stamps made now are marked so)."""
+        return self.taken is not None and not self.synchronised()
+
     def offer(self, value: str | None, phone: str) -> Taken | None:
         """Take ``value`` (the header's text) as the time if the box needs one; say if so."""
         if value is None or self.taken is not None:
@@ -139,9 +145,11 @@ class BoxClock:
 def correct_stamps(database: str, since: float, taken: Taken) -> list[str]:
     """Add a phone's difference to the stamps stored from ``since`` until it was taken.
 
-    Runs on the closed database (``Table.swap_data``): games' ``created`` and ``updated`` and
-    the journal's ``at``. Writes down the correction under :data:`MARK_KEY` (the phone, the
-    difference, when, which games) and returns the ids of the games it corrected.
+    Runs on the closed database (``Table.swap_data``): games' ``created`` and ``updated``, the
+    journal's ``at``, the logbook's plays and players; those games are marked (``clock``
+    :data:`PHONE`, as the store marks games stamped later on the phone's time). Writes down
+    the correction under :data:`MARK_KEY` (the phone, the difference, when, which games) and
+    returns the ids of the games it corrected.
     """
     until = taken.box_time + 1.0
     window = (since - 1.0, until)
@@ -165,6 +173,14 @@ def correct_stamps(database: str, since: float, taken: Taken) -> list[str]:
                 )
             db.execute(
                 "UPDATE journal SET at = at + ? WHERE at BETWEEN ? AND ?", (taken.offset, *window)
+            )
+            for table, column in (("plays", "started"), ("plays", "ended"), ("players", "created")):
+                db.execute(
+                    f"UPDATE {table} SET {column} = {column} + ? WHERE {column} BETWEEN ? AND ?",
+                    (taken.offset, *window),
+                )
+            db.executemany(
+                f"UPDATE games SET clock = '{PHONE}' WHERE id = ?", [(game,) for game in ids]
             )
             found = db.execute("SELECT value FROM settings WHERE key = ?", (MARK_KEY,)).fetchone()
             marks = json.loads(found[0]) if found else []
@@ -284,3 +300,8 @@ def current() -> BoxClock:
 def now() -> float:
     """The time to stamp with (see :meth:`BoxClock.now`)."""
     return _installed[0].now()
+
+
+def from_phone() -> bool:
+    """Whether stamps made now carry a phone's time (see :meth:`BoxClock.from_phone`)."""
+    return _installed[0].from_phone()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.base import JSON
-from companion.table import colours
+from companion.table import clock, colours
 from companion.table.adapters import adapter
 from companion.table.game import Game, iso
 
@@ -42,6 +42,8 @@ class Entry:
     updated: float
     summarised: int = -1
     summary: dict[str, Any] | None = None
+    time_from_phone: bool = False
+    """Whether any of the game's stamps came from a phone's time (``companion.table.clock``)."""
 
     @property
     def fresh(self) -> bool:
@@ -82,6 +84,8 @@ def entry_of(game: Game) -> Entry:
 
 def refresh(entry: Entry, game: Game) -> bool:
     """Bring ``entry`` up to ``game`` in memory; say whether its summary was worked out."""
+    if (entry.version, entry.updated) != (game.version, game.updated):  # stored just now
+        entry.time_from_phone = entry.time_from_phone or clock.from_phone()
     entry.version, entry.updated = game.version, game.updated
     if entry.fresh:
         return False
@@ -118,6 +122,7 @@ def listing(entry: Entry, known: dict[str, str], active: str | None) -> dict[str
         "over": bool(summary.get("over")),
         "created": iso(entry.created),
         "updated": iso(entry.updated),
+        "time_from": clock.PHONE if entry.time_from_phone else "box",
         "on_board": entry.id == active,
         "error": summary.get("error"),
         "colours": seat_colours(entry, known),

@@ -158,6 +158,12 @@ def _schema_5(db: sqlite3.Connection) -> None:
     )
 
 
+def _schema_6(db: sqlite3.Connection) -> None:
+    # Where a game's times came from: NULL the box's own clock; "phone" when any of its
+    # stamps was made (or corrected) on a phone's time (companion.table.clock).
+    db.execute("ALTER TABLE games ADD COLUMN clock TEXT")
+
+
 Also = Callable[[sqlite3.Connection, float], None]
 """More a store change writes in its own transaction (given the connection and its time)."""
 
@@ -171,6 +177,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_3,
     _schema_4,
     _schema_5,
+    _schema_6,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

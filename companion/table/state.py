@@ -75,6 +75,7 @@ class TableState:
                 row.updated,
                 row.summarised,
                 row.summary,
+                row.time_from_phone,
             )
             for row in stored_summaries.index(store)
         }

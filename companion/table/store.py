@@ -351,7 +351,7 @@ class Store:
     ) -> None:
         db.execute(
             "INSERT INTO games (id, kind, setup, version, created, updated, seed, rolls,"
-            " dice, dice_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " dice, dice_source, clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 row.id,
                 row.kind,
@@ -363,6 +363,7 @@ class Store:
                 row.rolls,
                 None if row.dice is None else json.dumps(row.dice),
                 row.dice_source,
+                clock.PHONE if clock.from_phone() else None,
             ),
         )
         db.executemany(
@@ -437,8 +438,16 @@ class Store:
         source: str | None,
     ) -> None:
         db.execute(
-            "UPDATE games SET version = ?, updated = ?, dice = ?, dice_source = ? WHERE id = ?",
-            (version, now, None if dice is None else json.dumps(dice), source, game_id),
+            "UPDATE games SET version = ?, updated = ?, dice = ?, dice_source = ?,"
+            " clock = COALESCE(?, clock) WHERE id = ?",
+            (
+                version,
+                now,
+                None if dice is None else json.dumps(dice),
+                source,
+                clock.PHONE if clock.from_phone() else None,
+                game_id,
+            ),
         )
 
     def delete_game(self, game_id: str) -> None:

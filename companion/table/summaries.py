@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from companion.table import clock
 from companion.table.store import Store
 
 
@@ -32,6 +33,8 @@ class IndexRow:
     updated: float
     summarised: int
     summary: dict[str, Any] | None
+    time_from_phone: bool = False
+    """Whether any of the game's stamps came from a phone's time (``companion.table.clock``)."""
 
 
 def index(store: Store) -> list[IndexRow]:
@@ -42,7 +45,7 @@ def index(store: Store) -> list[IndexRow]:
     ).fetchall():
         seats.setdefault(str(game_id), []).append(str(name))
     rows = store.db.execute(
-        "SELECT g.id, g.kind, g.version, g.created, g.updated, s.version, s.summary"
+        "SELECT g.id, g.kind, g.version, g.created, g.updated, s.version, s.summary, g.clock"
         " FROM games AS g LEFT JOIN summaries AS s ON s.game_id = g.id"
         " ORDER BY g.created, g.id"
     ).fetchall()
@@ -56,6 +59,7 @@ def index(store: Store) -> list[IndexRow]:
             updated=row[4],
             summarised=-1 if row[5] is None else int(row[5]),
             summary=_summary(row[6]),
+            time_from_phone=row[7] == clock.PHONE,
         )
         for row in rows
     ]

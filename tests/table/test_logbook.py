@@ -138,11 +138,12 @@ def test_plays_finished_before_the_logbook_are_found_once_at_start(tmp_path: Pat
         ids = {import_game(table, record(name)) for name in FINISHED.values()}
         import_game(table, record("rings-01-riding-pegs"))
     # The file as a release before the logbook left it: schema 3, no logbook tables (nor
-    # schema 5's summaries).
+    # schema 5's summaries, nor schema 6's games.clock).
     db = sqlite3.connect(tmp_path / DB_NAME)
     for name in ("play_seats", "plays", "player_names", "players", "summaries"):
         db.execute(f"DROP TABLE {name}")
     db.execute("DROP INDEX games_by_update")
+    db.execute("ALTER TABLE games DROP COLUMN clock")
     db.execute("DELETE FROM settings WHERE key = ?", (BACKFILLED_KEY,))
     db.execute("PRAGMA user_version = 3")
     db.commit()

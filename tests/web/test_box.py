@@ -26,6 +26,7 @@ from companion.table.store import DB_NAME
 from companion.table.table import Table
 from companion.web import create_app
 from companion.web.api_box import RESTORE_MAX_BYTES
+from tests.conftest import SPEC_EXAMPLES
 from tests.web.conftest import NEW_RINGS_GAME, assert_error, pair_owner, serving
 
 HOUR = 3600.0
@@ -315,6 +316,34 @@ def test_an_unsynchronised_box_takes_the_phones_time_and_corrects_its_games(
     assert abs(created_of(client, later) - (time.time() + 3 * HOUR)) < 60
     client.get("/api/games", headers={clock.HEADER: str(int((phone + HOUR) * 1000))})
     assert abs(created_of(client, game_id) - (time.time() + 3 * HOUR)) < 60  # taken once
+
+
+def time_from(client: FlaskClient) -> dict[str, str]:
+    return {g["id"]: g["time_from"] for g in client.get("/api/games").get_json()["games"]}
+
+
+def play_started(client: FlaskClient, game_id: str) -> float:
+    (play,) = [p for p in client.get("/api/plays").get_json()["plays"] if p["id"] == game_id]
+    return calendar.timegm(time.strptime(play["started"], "%Y-%m-%dT%H:%M:%SZ"))
+
+
+@pytest.mark.usefixtures("installed_clock")
+def test_games_stamped_on_a_phones_time_are_marked_so_and_their_plays_corrected(
+    table: Table, data_dir: Path
+) -> None:
+    client = clocked(table, data_dir, synced=False)
+    finished = json.loads((SPEC_EXAMPLES / "icehouse-09-winner-tie-break.record.json").read_text())
+    before = table.create_game({"record": finished})["id"]  # a finished play, imported
+    assert time_from(client) == {before: "box"}
+    assert abs(play_started(client, before) - time.time()) < 60
+    phone = time.time() + 3 * HOUR
+    client.get("/api/games", headers={clock.HEADER: str(int(phone * 1000))})
+    later = client.post("/api/games", json=game()).get_json()["id"]
+    assert time_from(client) == {before: "phone", later: "phone"}
+    assert abs(play_started(client, before) - (time.time() + 3 * HOUR)) < 60  # logbook too
+    with Table(data_dir) as reopened:  # the marks are stored with the games
+        listed = {g["id"]: g["time_from"] for g in reopened.list_games()}
+    assert listed == {before: "phone", later: "phone"}
 
 
 @pytest.mark.usefixtures("installed_clock")

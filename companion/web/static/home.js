@@ -28,7 +28,7 @@
         el("span", { class: "state", text: " · " + stateLine(g) })),
       el("div", { class: "players" }, ...people),
       el("small", { class: "when", "data-created": g.created, "data-updated": g.updated,
-        text: when(g) }),
+        "data-time-from": g.time_from, text: when(g) }),
       el("span", { class: "row actions", "data-feedback": true },
         el("a", { class: "button", href, text: g.over ? "Open" : "Resume" }),
         el("a", { class: "button", href: href.replace("/games/", "/api/games/") + "/record",
@@ -53,7 +53,9 @@
   }
 
   function when(g) {
-    return `started ${clock(g.created)} · last move ${ago(g.updated)}`;
+    // A box that never reached a time server stamps with the first phone's clock: say so.
+    const source = g.time_from === "phone" ? " · times from a phone's clock" : "";
+    return `started ${clock(g.created)} · last move ${ago(g.updated)}${source}`;
   }
 
   // The list is paged, newest first (?page=N); live updates carry the first page.
@@ -88,7 +90,8 @@
 
   window.setInterval(() => {
     for (const small of document.querySelectorAll(".game-card .when")) {
-      small.textContent = when({ created: small.dataset.created, updated: small.dataset.updated });
+      small.textContent = when({ created: small.dataset.created, updated: small.dataset.updated,
+        time_from: small.dataset.timeFrom });
     }
   }, 10000);
 

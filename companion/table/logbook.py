@@ -35,6 +35,8 @@ BACKFILLED_KEY = "logbook_backfilled"
 """The setting saying the plays finished before the logbook were written (once)."""
 ABANDONED_DAYS = 7
 """An unfinished game with no move for this many days is listed apart as abandoned."""
+MAX_ID = 2**63 - 1
+"""The largest player number SQLite can hold (a larger one is no player)."""
 MAX_NAME = 40
 """The longest player name (as the new-game form's seats)."""
 
@@ -191,6 +193,8 @@ class Logbook:
 
     def player(self, player_id: int) -> logbook_store.Player:
         """The player ``player_id``. :raises NotFound: no such player."""
+        if not 0 <= player_id <= MAX_ID:
+            raise NotFound(f"no player {player_id}")
         found = self._run(lambda db: logbook_store.player(db, player_id))
         if found is None:
             raise NotFound(f"no player {player_id}")
@@ -215,8 +219,10 @@ class Logbook:
     def head_to_head(self, one: int, other: int) -> dict[str, Any]:
         """The plays ``one`` and ``other`` both sat at (``logbook_stats.head_to_head``).
 
-        :raises NotFound: either player is unknown.
+        :raises NotFound: either player is unknown. :raises RecordError: the same player twice.
         """
+        if one == other:
+            raise RecordError("versus: pick another player than the player themselves")
         self.player(one)
         self.player(other)
         return self._run(lambda db: logbook_stats.head_to_head(db, one, other))
@@ -228,6 +234,7 @@ class Logbook:
         :raises NotFound: no such player.
         """
         new = player_name(name)
+        self.player(player_id)
 
         def change(db: sqlite3.Connection) -> None:
             if logbook_store.player(db, player_id) is None:
@@ -253,6 +260,8 @@ class Logbook:
         """
         if gone == into:
             raise Conflict("a player cannot be merged into themselves")
+        self.player(gone)
+        self.player(into)
 
         def change(db: sqlite3.Connection) -> None:
             for player_id in (gone, into):

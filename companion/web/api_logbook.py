@@ -19,7 +19,7 @@ from typing import Any, cast
 from flask import Blueprint, Response, jsonify
 
 from companion.games.base import as_int, check_keys, get
-from companion.table.logbook import Logbook
+from companion.table.logbook import MAX_ID, Logbook
 from companion.web.api_games import page_number
 from companion.web.context import json_body, table
 from companion.web.owner import owner_only
@@ -61,7 +61,7 @@ def rename(player_id: int) -> Response:
 def merge(player_id: int) -> Response:
     body = json_body()
     check_keys(body, "request body", ("into",))
-    into = as_int(get(body, "into", "request body"), "into", 1)
+    into = as_int(get(body, "into", "request body"), "into", 1, MAX_ID)
     return jsonify({"player": logbook().merge(player_id, into).to_json()})
 
 

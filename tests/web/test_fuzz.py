@@ -150,7 +150,11 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
                 assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
                 game_page = unquote(url.removeprefix("/games/"))
                 routed = bool(game_page) and "/" not in game_page  # "/games/" routes nowhere
-                if rule == "/games/<game_id>" and status == 404 and routed:  # a way home
+                # a game or a player not here: a page with a way home or back
+                page_404 = rule == "/players/<int:player_id>" or (
+                    rule == "/games/<game_id>" and routed
+                )
+                if page_404 and status == 404:
                     assert response.mimetype == "text/html", (method, url)
                 elif 400 <= status < 500 and method != "HEAD":
                     assert is_error_format(response.get_data()), (method, url, body)

@@ -301,3 +301,25 @@ def test_the_pages_answer_and_a_player_not_here_gets_a_page_with_a_way_back(
         "malformed",
         "versus: expected a player's number, got 'x'",
     )
+
+
+def test_numbers_no_player_can_have_are_refused_as_json_errors(
+    client: FlaskClient, owner: str
+) -> None:
+    huge = 10**30
+    assert_error(client.get(f"/api/players/{huge}"), 404, "not_found", f"no player {huge}")
+    six_plays(client)
+    ann = player_ids(client)["Ann"]
+    assert_error(
+        client.post(f"/api/players/{ann}/merge", json={"into": huge}),
+        400,
+        "malformed",
+        f"into: {huge} is out of 1..{2**63 - 1}",
+    )
+    assert_error(
+        client.get(f"/api/players/{ann}/versus/{ann}"),
+        400,
+        "malformed",
+        "versus: pick another player than the player themselves",
+    )
+    assert client.get(f"/players/{huge}").status_code == 404

@@ -6,8 +6,11 @@ subscriber that falls more than :data:`BACKLOG` items behind has its backlog rep
 fresh snapshot of the current state (it loses intermediate steps, never the present).
 
 Each subscription has a ``viewer`` (who opened it; see ``companion.table.seats``): an item
-published as a function is called once per subscription with its viewer, so a game with
-hidden hands reaches each phone as that phone may see it.
+published as a function is called with each viewer, so a game with hidden hands reaches each
+phone as that phone may see it.
+
+Each item is serialised to JSON once, when it is published (a :class:`Message`), however many
+phones read it; an item published as a function once per distinct viewer.
 
 Places are limited per client (:data:`PER_CLIENT` streams per address, an IPv6 client by its
 /64 network, which a device's privacy addresses share) and in all (:data:`MAX_SUBSCRIBERS`,
@@ -17,6 +20,7 @@ what the web server has threads for), so one device cannot take every place.
 from __future__ import annotations
 
 import ipaddress
+import json
 import threading
 from collections import Counter, deque
 from collections.abc import Callable
@@ -37,6 +41,16 @@ BACKLOG = 256
 """How many undelivered items one subscriber may hold before it is resynchronised."""
 
 
+class Message:
+    """One published item and its JSON text, made once for every stream that sends it."""
+
+    __slots__ = ("item", "text")
+
+    def __init__(self, item: dict[str, Any]) -> None:
+        self.item = item
+        self.text = json.dumps(item, separators=(",", ":"))
+
+
 class Subscription:
     """One live stream of changes (thread-safe; read by one consumer)."""
 
@@ -47,12 +61,17 @@ class Subscription:
         self.viewer = viewer
         self.client = client
         """The client's key for :data:`PER_CLIENT` (see :func:`client_key`), or None."""
-        self._items: deque[dict[str, Any]] = deque([first])
+        self._items: deque[Message] = deque([Message(first)])
         self._ready = threading.Condition()
         self.closed = False
 
     def get(self, timeout: float | None = None) -> dict[str, Any] | None:
         """Return the next item, or None when ``timeout`` seconds pass with none (or closed)."""
+        message = self.next(timeout)
+        return None if message is None else message.item
+
+    def next(self, timeout: float | None = None) -> Message | None:
+        """Return the next item with its JSON text, or None as :meth:`get` does."""
         with self._ready:
             if not self._items and not self.closed:
                 self._ready.wait(timeout)
@@ -68,16 +87,18 @@ class Subscription:
             self._ready.notify_all()
         self._hub.remove(self)
 
-    def put(self, item: Item, snapshot: Callable[..., dict[str, Any]]) -> None:
-        """Queue one item, rendered for this viewer when it is a function (called by the hub)."""
+    def put(
+        self, message: Callable[[Any], Message], snapshot: Callable[..., dict[str, Any]]
+    ) -> None:
+        """Queue ``message(viewer)`` for this viewer (called by the hub)."""
         with self._ready:
             if self.closed:
                 return
             if len(self._items) >= BACKLOG:
                 self._items.clear()
-                self._items.append(snapshot(self.viewer))
+                self._items.append(Message(snapshot(self.viewer)))
             else:
-                self._items.append(item(self.viewer) if callable(item) else item)
+                self._items.append(message(self.viewer))
             self._ready.notify_all()
 
 
@@ -127,11 +148,13 @@ class Hub:
                 self._subscriptions.remove(subscription)
 
     def publish(self, item: Item) -> None:
-        """Send one change to every open stream (a function: rendered per viewer)."""
+        """Send one change to every open stream (a function: rendered once per viewer)."""
         with self._lock:
             targets = list(self._subscriptions)
+        if not targets:
+            return
         for subscription in targets:
-            subscription.put(item, self._snapshot)
+            subscription.put(_renderer(item), self._snapshot)
 
     def count(self) -> int:
         """How many streams are open."""
@@ -145,6 +168,21 @@ class Hub:
             targets = list(self._subscriptions)
         for subscription in targets:
             subscription.close()
+
+
+def _renderer(item: Item) -> Callable[[Any], Message]:
+    """The message of ``item`` for a viewer: one for everybody, or one per distinct viewer."""
+    if not callable(item):
+        message = Message(item)
+        return lambda _viewer: message
+    rendered: dict[Any, Message] = {}
+
+    def render(viewer: Any) -> Message:
+        if viewer not in rendered:
+            rendered[viewer] = Message(item(viewer))
+        return rendered[viewer]
+
+    return render
 
 
 def client_key(address: str) -> str:

@@ -1,10 +1,21 @@
 """What the phones are told: a game's view, the live turn and LED frame worked out again,
 the state a new stream starts with, and the changes and warnings sent to every stream.
 
+The streams get changes, not whole games: a new stream starts with the whole state once; a
+changed game goes out as a ``game`` item whose ``state`` has no ``log`` and whose ``log`` is
+``{"base", "from", "entries"}`` (keep the first ``from`` entries of the log held at any
+version from ``base`` on, then add ``entries``); a ring move sends the board, the LED frame
+and a ``live`` item with only the keys of the state the rings change (:meth:`live_keys`).
+Every view and item carries ``seq``, the number of the last game or live item published, so
+a phone can tell which of an answer and an item is newer at the same ``version``.
+
 Table thread only (``companion.table.table`` owns the :class:`Publisher`).
 """
 
 from __future__ import annotations
+
+import weakref
+from typing import Any
 
 from companion.games.base import JSON
 from companion.table.adapters import adapter
@@ -35,9 +46,20 @@ class Publisher:
         self.companion = companion
         self.announced: list[str] = []
         """The warnings the phones were last told."""
+        self.seq = 0
+        """The number of the last ``game`` or ``live`` item published."""
+        self.logged: dict[str, tuple[weakref.ref[Game], int, int]] = {}
+        """Per game id: the game, its version and its log's length when a view was last made."""
 
     def view(self, game: Game, viewer: Viewer | None = None) -> dict[str, JSON]:
-        """``{"id", "kind", "version", "state"}`` of ``game`` as ``viewer`` may see it."""
+        """``{"id", "kind", "version", "seq", "state"}`` of ``game`` as ``viewer`` may see it."""
+        view = self.view_without_log(game, viewer)
+        view["state"]["log"] = log_entries(game, 0)
+        self.remember(game)
+        return view
+
+    def view_without_log(self, game: Game, viewer: Viewer | None = None) -> dict[str, Any]:
+        """The view of ``game`` as ``viewer`` may see it, its state without the ``log``."""
         kind_adapter = adapter(game.kind)
         if game.error is not None:
             state: dict[str, JSON] = {"error": game.error}
@@ -46,24 +68,31 @@ class Publisher:
             state = kind_adapter.view(game, tokens, viewer or Viewer())
             if kind_adapter.seat_tokens:
                 state.update(self.companion.view(game))
-        # "log", not "history": a summary may have its own "history" (icehouse does).
-        state["log"] = [
-            {"action": action, "instructions": notes}
-            for action, notes in zip(game.actions, game.notes, strict=True)
-        ]
         if kind_adapter.ring_board and game.error is None:
-            on_board = game.id == self.state.active
-            state["dice"] = game.dice
-            state["dice_source"] = game.dice_source
-            state["on_board"] = on_board
-            live_keys = self.ring_board.game_view(on_board, game.state)
-            state["live"] = live_keys["live"]
-            state["resync"] = live_keys["resync"]
             # What the last turn did, as instructions for the table (kept across restarts).
             state["last_turn"] = game.notes[-1] if game.notes else []
-            state["refusal"] = live_keys["refusal"]
-            state.update(self.computer.view(game))
-        return {"id": game.id, "kind": game.kind, "version": game.version, "state": state}
+            state.update(self.live_keys(game))
+        return {
+            "id": game.id,
+            "kind": game.kind,
+            "version": game.version,
+            "seq": self.seq,
+            "state": state,
+        }
+
+    def live_keys(self, game: Game) -> dict[str, JSON]:
+        """The keys of a ring-board game's state that change as the rings move (not its
+        version): the dice, whether on the board, the live turn, the re-sync, the refusal
+        and the computer seats' turn (its rings done)."""
+        on_board = game.id == self.state.active
+        keys: dict[str, JSON] = {
+            "dice": game.dice,
+            "dice_source": game.dice_source,
+            "on_board": on_board,
+        }
+        keys.update(self.ring_board.game_view(on_board, game.state))
+        keys.update(self.computer.view(game))
+        return keys
 
     def board_view(self) -> dict[str, JSON]:
         """The rings as sensed, the LED frame, whether emulated and which game is on."""
@@ -96,7 +125,7 @@ class Publisher:
         if not publish or self.hub.count() == 0:
             return
         if game is not None and game.id != game_published and (board_changed or changed):
-            self.hub.publish({"type": "game", **self.view(game)})
+            self.publish_live(game)
         if board_changed:
             self.hub.publish({"type": "board", "board": self.board_view()})
 
@@ -148,9 +177,53 @@ class Publisher:
         other phone showing the old turn until the rings next moved.
         """
         self.refresh(game_published=game.id)
-        if self.hub.count():
-            self.hub.publish(lambda viewer: {"type": "game", **self.view(game, viewer)})
+        if not self.hub.count():
+            self.remember(game)
+        else:
+            log = self.log_change(game)
+            self.seq += 1
+
+            def item(viewer: Viewer | None) -> dict[str, JSON]:
+                return {"type": "game", **self.view_without_log(game, viewer), "log": log}
+
+            self.hub.publish(item)
         self.publish_games()
+
+    def publish_live(self, game: Game) -> None:
+        """Send every stream what the rings changed of ``game`` (its view's :meth:`live_keys`)."""
+        if game.error is not None:
+            return
+        self.seq += 1
+        self.hub.publish(
+            {
+                "type": "live",
+                "id": game.id,
+                "kind": game.kind,
+                "version": game.version,
+                "seq": self.seq,
+                "state": self.live_keys(game),
+            }
+        )
+
+    def log_change(self, game: Game) -> dict[str, JSON]:
+        """How the log changed since a view of ``game`` was last made: ``{"base", "from",
+        "entries"}`` (the whole log, from 0, when that is not known)."""
+        length = len(game.actions)
+        known = self.logged.get(game.id)
+        self.remember(game)
+        if known is not None and known[0]() is game and game.version - known[1] in (0, 1):
+            # One step at most since: an action adds an entry, an undo takes the last away.
+            start = min(known[2], length)
+            return {"base": known[1], "from": start, "entries": log_entries(game, start)}
+        return {"base": 0, "from": 0, "entries": log_entries(game, 0)}
+
+    def remember(self, game: Game) -> None:
+        """Note the game's version and log length (what the next :meth:`log_change` is from)."""
+        self.logged.pop(game.id, None)
+        self.logged[game.id] = (weakref.ref(game), game.version, len(game.actions))
+        if len(self.logged) > MAX_LOGGED:  # forget the games least recently seen
+            for key in list(self.logged)[: MAX_LOGGED // 2]:
+                del self.logged[key]
 
     def publish_games(self) -> None:
         """Send every stream the games list."""
@@ -163,3 +236,15 @@ class Publisher:
         if banner != self.announced and self.hub.count():
             self.hub.publish({"type": "warnings", "banner": list(banner)})
         self.announced = banner
+
+
+MAX_LOGGED = 256
+"""How many games' log lengths are kept (one forgotten gets its whole log sent once)."""
+
+
+def log_entries(game: Game, start: int) -> list[JSON]:
+    """The game's log from entry ``start`` on: each step and what it told the table."""
+    return [
+        {"action": action, "instructions": notes}
+        for action, notes in zip(game.actions[start:], game.notes[start:], strict=True)
+    ]

@@ -23,6 +23,13 @@ DIAGNOSTICS_KEY = "mandala.diagnostics"
 T = TypeVar("T")
 
 
+class Sent(Protocol):
+    """One item of a live stream and its JSON text (made once for every stream)."""
+
+    item: dict[str, Any]
+    text: str
+
+
 class Subscription(Protocol):
     """One live stream of changes: the current state first, then one item per change."""
 
@@ -31,6 +38,10 @@ class Subscription(Protocol):
 
     def get(self, timeout: float | None = None) -> dict[str, Any] | None:
         """Return the next item, or None when ``timeout`` passes with none."""
+        ...
+
+    def next(self, timeout: float | None = None) -> Sent | None:
+        """Return the next item with its JSON text, or None as :meth:`get` does."""
         ...
 
     def close(self) -> None:

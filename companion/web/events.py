@@ -1,9 +1,10 @@
 """``/api/events``: Server-Sent Events, the current state first, then every change.
 
 Each item of the table's subscription goes out as one ``data:`` line of JSON (its ``type``
-says what changed); an idle stream gets a comment line every ``SSE_HEARTBEAT_SECONDS`` so
-phones and proxies keep it open. A phone that reconnects (EventSource does so by itself,
-after the ``retry`` we send) gets the current state again.
+says what changed; the JSON was made once for every stream, see ``companion.table.hub``);
+an idle stream gets a comment line every ``SSE_HEARTBEAT_SECONDS`` so phones and proxies keep
+it open. A phone that reconnects (EventSource does so by itself, after the ``retry`` we send)
+gets the current state again.
 
 No client can hold what others need: the table limits the streams per client address; a
 stream whose client went away ends within :data:`POLL_SECONDS` (its place is free again);
@@ -71,9 +72,9 @@ def stream(
         if outlet.unsent() > unsent_limit:
             yield f"data: {json.dumps(RELOAD)}\n\n"
             return
-        item = subscription.get(timeout=min(heartbeat, POLL_SECONDS))
-        if item is not None:
-            yield f"data: {json.dumps(item, separators=(',', ':'))}\n\n"
+        message = subscription.next(timeout=min(heartbeat, POLL_SECONDS))
+        if message is not None:
+            yield f"data: {message.text}\n\n"  # serialised once, when it was published
             last = time.monotonic()
         elif not subscription.closed and time.monotonic() - last >= heartbeat:
             yield ": heartbeat\n\n"

@@ -11,6 +11,7 @@ import pytest
 from companion.table import Conflict, Subscription, Table
 from companion.table.hub import BACKLOG, MAX_SUBSCRIBERS
 from tests.conftest import SPEC_EXAMPLES
+from tests.stream import put_together
 from tests.table.conftest import NO_DICE, TWO_SEATS, settled_at, turn_ring
 
 ICEHOUSE = json.loads((SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json").read_text())
@@ -46,7 +47,11 @@ def test_every_change_of_a_game_is_sent_with_its_new_version(table: Table) -> No
     assert [item["type"] for item in items] == ["game", "games"]
     assert items[0]["id"] == game["id"]
     assert items[0]["version"] == 2
-    assert items[0]["state"] == table.get_game(game["id"])["state"]
+    # The change, not the whole game: the state without its log, and the log's new entry.
+    whole = table.get_game(game["id"])
+    assert "log" not in items[0]["state"]
+    assert items[0]["log"] == {"base": 1, "from": 0, "entries": whole["state"]["log"]}
+    assert put_together(game, items[0]) == whole
     assert items[1]["games"] == table.list_games()
     table.undo(game["id"], 2)
     assert [(i["type"], i.get("version")) for i in drain(subscription)] == [
@@ -70,14 +75,19 @@ def test_a_ring_turn_sends_the_board_the_leds_and_the_live_turn(rings_table: Tab
     settled_at(rings_table, game["id"], [1] + [0] * 9)
     items = drain(subscription)
     kinds = {item["type"] for item in items}
-    assert kinds == {"game", "board", "leds"}
+    assert kinds == {"live", "board", "leds"}  # the rings change the live turn, not the game
     boards = [item["board"] for item in items if item["type"] == "board"]
     assert boards[-1]["offsets"] == [1] + [0] * 9
     assert boards[-1]["rings"][0]["settled"] is True
     leds = [item["leds"] for item in items if item["type"] == "leds"]
     assert leds[-1] == rings_table.board()["leds"]
-    games = [item for item in items if item["type"] == "game"]
-    assert games[-1]["state"]["live"]["rings"][0]["sensed"] == 1
+    lives = [item for item in items if item["type"] == "live"]
+    assert lives[-1]["state"]["live"]["rings"][0]["sensed"] == 1
+    held = first["game"]
+    for item in lives:
+        held = put_together(held, item)
+        assert held is not None
+    assert held == rings_table.get_game(game["id"])
 
 
 def test_too_many_subscribers_is_a_conflict(table: Table) -> None:

@@ -388,3 +388,49 @@ def test_the_ring_board_is_legible_on_a_phone_and_zooms_to_twice_its_size(
     expect(zoom).to_have_attribute("aria-pressed", "false")
     assert letter_px() < 16
     assert page.errors == []
+
+
+def test_a_late_answer_to_undo_never_puts_back_a_guide_the_rings_have_done_since(
+    served: str, browser: Any
+) -> None:
+    """The live stream tells of the undo, then of the ring turned back, at the same version as
+    this phone's own answer to its Undo; the answer, arriving last, is the oldest of the three
+    and must not show the guide again (rings.js takes every view through one takeGame)."""
+    from playwright.sync_api import expect
+
+    game = api(
+        served,
+        "/api/games",
+        {
+            "kind": "rings",
+            "board": "open16",
+            "variant": "standard",
+            "seats": [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 1}],
+        },
+    )
+    page = phone(browser, served)
+    page.goto(f"{served}/games/{game['id']}")
+    expect(page.locator("#live")).to_have_text("live")
+    enter_dice(page, {**NO_DICE, "brown": 4})
+    turn_ring(page, 9, -4)
+    expect(page.locator("#confirm")).to_be_enabled()
+    page.click("#confirm")
+    expect(page.locator("#to-move")).to_have_text("Bo to move")
+    held: list[tuple[Any, Any]] = []
+    # The server undoes at once; the phone hears its answer only when released.
+    page.route("**/undo", lambda route: held.append((route, route.fetch())))
+    page.click("#undo")
+    guide = page.locator("#resync")
+    expect(guide).to_be_visible()  # the stream's news of the undo
+    # The ring turned back at the table (not on this page, which would fetch the game after).
+    api(served, "/api/emulator/rings/9/turn", {"detents": 4})
+    expect(page.locator('#emu-rings [data-offset="9"]')).to_have_text(re.compile(r"at 0$"))
+    expect(guide).to_be_hidden()  # the stream told the ring settled back where it was
+    page.unroute("**/undo")
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    expect(page.get_by_text("Undone: turn the rings back as the guide shows.")).to_be_visible()
+    expect(guide).to_be_hidden()
+    expect(page.locator("#to-move")).to_have_text("Ann to move")
+    shot(page, "08-late-undo-answer")
+    assert page.errors == []

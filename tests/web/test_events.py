@@ -99,17 +99,19 @@ def test_a_new_game_reaches_a_connected_client(server: str) -> None:
     assert [g["id"] for g in item["games"]] == [game["id"]]
 
 
-def test_a_ring_turn_reaches_a_connected_client_as_board_and_game(server: str) -> None:
+def test_a_ring_turn_reaches_a_connected_client_as_board_and_live_turn(server: str) -> None:
     status, game = post(server, "/api/games", NEW_RINGS_GAME)
     assert status == 201
     with stream(server) as events:
         events.next_item()
         post(server, "/api/emulator/rings/3/turn", {"detents": 2})
+        live = events.wait_for(
+            lambda i: i["type"] == "live" and i["state"]["live"]["rings"][3]["sensed"] == 2
+        )
         board = events.wait_for(lambda i: i["type"] == "board" and i["board"]["offsets"][3] == 2)
-        view = events.wait_for(lambda i: i["type"] == "game")
     assert board["board"]["offsets"] == [0, 0, 0, 2, 0, 0, 0, 0, 0, 0]
-    assert view["id"] == game["id"]
-    assert view["state"]["live"]["rings"][3]["sensed"] == 2
+    assert live["id"] == game["id"]
+    assert live["version"] == game["version"]
 
 
 def test_a_reconnecting_client_gets_the_current_state_first(server: str) -> None:

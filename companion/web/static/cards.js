@@ -319,8 +319,9 @@
     if (item.deleted) { say("This game was deleted."); return; }
     if (item.version < game.version) return;
     if (item.state && item.state.seat !== game.state.seat) { refresh(); return; }
-    game = { id: item.id, kind: item.kind, version: item.version, state: item.state };
-    render();
+    const view = Panel.merge(game, item);  // null: a change was missed
+    if (view === null) refresh();
+    else if (view !== game) { game = view; render(); }
   }
 
   function follow() {

@@ -22,9 +22,10 @@
     catch (error) { if (error.status === 409) refresh(); }
   });
   live((item) => {
-    if (item.type === "game" && item.id === game.id && item.version >= game.version) {
-      game = { id: item.id, kind: item.kind, version: item.version, state: item.state };
-      draw();
+    if (item.type === "game" && item.id === game.id && !item.deleted) {
+      const view = Panel.merge(game, item);  // null: a change was missed
+      if (view === null) refresh();
+      else if (view !== game) { game = view; draw(); }
     } else if (item.type === "games" || item.type === "state") refresh();
   });
   draw();

@@ -327,7 +327,11 @@
   live((item) => {
     if (item.type === "game" && item.id === game.id) {
       if (item.deleted) Panel.say("This game was deleted on another phone.");
-      else take({ id: item.id, kind: item.kind, version: item.version, state: item.state });
+      else {
+        const view = Panel.merge(game, item);  // null: a change was missed
+        if (view === null) refresh();
+        else if (view !== game) take(view);
+      }
     } else if (item.type === "state") refresh();  // (re)connected: catch up
   });
 

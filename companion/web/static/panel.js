@@ -179,6 +179,30 @@ const Panel = (() => {
     return source;
   }
 
+  /* Whether view (or stream item) ``a`` is older than ``b``: an earlier version, or the same
+     version told earlier (``seq`` numbers what the table publishes, so a phone's own answer
+     that arrives after the stream's news of a ring move never puts back the older turn). */
+  function isOlder(a, b) {
+    return a.version < b.version || (a.version === b.version && (a.seq || 0) < (b.seq || 0));
+  }
+
+  /* A stream's "game" or "live" item put together with ``view``, the game the page holds:
+     the stream sends changes (a changed game's log as the entries added since, a ring move's
+     live keys only). Answers the new whole view; ``view`` itself when the item is not newer;
+     null when the page missed a change and must fetch the game. */
+  function merge(view, item) {
+    if (!isOlder(view, item)) return view;
+    if (item.type === "live") {
+      if (item.version !== view.version) return null;
+      return { ...view, seq: item.seq, state: { ...view.state, ...item.state } };
+    }
+    const log = item.log;
+    const held = (view.state && view.state.log) || [];
+    if (!log || view.version < log.base || held.length < log.from) return null;
+    return { id: item.id, kind: item.kind, version: item.version, seq: item.seq,
+      state: { ...item.state, log: held.slice(0, log.from).concat(log.entries) } };
+  }
+
   /* Run ``task`` at most once at a time; calls while it runs coalesce into one more run. */
   function coalesce(task) {
     let running = false;
@@ -210,7 +234,7 @@ const Panel = (() => {
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
   return { page, data, el, svg, say, sayError, api, send, phoneTime, download, live, coalesce, letter, playerDot,
-    playerFill, plain };
+    playerFill, plain, isOlder, merge };
 })();
 
 /* A picture that scrolls sideways in its own box on a phone starts at its middle. */

@@ -367,7 +367,7 @@
   async function act(action, { again = false } = {}) {
     const before = whoseTurn();
     try {
-      game = await api("POST", gameUrl + "/actions", { version: game.version, action });
+      takeGame(await api("POST", gameUrl + "/actions", { version: game.version, action }));
       drawAll();
       return true;
     } catch (error) {
@@ -419,7 +419,7 @@
     const before = whoseTurn();
     const mover = state().to_move;
     try {
-      game = await api("POST", gameUrl + "/undo", { version: game.version });
+      takeGame(await api("POST", gameUrl + "/undo", { version: game.version }));
       chosen = {};
       say("Undone: turn the rings back as the guide shows.", "ok");
       drawAll();
@@ -440,10 +440,14 @@
     drawAll();
   });
 
+  /* Every view the page shows comes through here: answers, refreshes and the stream's items
+     (put together with the game held, Panel.merge). One older than the game held is dropped,
+     so a late answer never puts back the live turn of a ring move the stream told since. */
   function takeGame(view) {
-    if (!view || view.id !== game.id || view.version < game.version) return false;
+    if (!view || view.id !== game.id || Panel.isOlder(view, game)) return false;
     const before = whoseTurn();
-    game = { id: view.id, kind: view.kind, version: view.version, state: view.state };
+    game = { id: view.id, kind: view.kind, version: view.version, seq: view.seq,
+      state: view.state };
     if (whoseTurn() !== before) chosen = {};  // dice picked for a turn that is gone
     return true;
   }
@@ -455,8 +459,10 @@
       if (item.board) sensed = item.board;
       if (!takeGame(item.game)) refreshGame();
       drawAll();
-    } else if (item.type === "game") {
-      if (takeGame(item)) drawAll();
+    } else if ((item.type === "game" || item.type === "live") && item.id === game.id) {
+      const view = Panel.merge(game, item);  // null: a change was missed
+      if (view === null) refreshGame();
+      else if (view !== game && takeGame(view)) drawAll();
     } else if (item.type === "board" && item.board) {
       sensed = item.board;
       drawAll();

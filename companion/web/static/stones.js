@@ -408,7 +408,9 @@
 
   live((item) => {
     if (item.type === "game" && item.id === game.id && !item.deleted) {
-      if (item.version >= game.version) take({ id: item.id, kind: item.kind, version: item.version, state: item.state });
+      const view = Panel.merge(game, item);  // null: a change was missed
+      if (view === null) refresh();
+      else if (view !== game) take(view);
     } else if (item.type === "state") refresh();
   });
   draw();

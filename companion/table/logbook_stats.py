@@ -31,18 +31,34 @@ class SeatRow(NamedTuple):
     figures: dict[str, JSON]
     play_figures: dict[str, JSON]
     winners: int
-    """How many seats of that play won (more than one: a tie)."""
+    """More than 1 when the player shared the win (a tie); else 1 when they won, 0 not."""
 
 
 def seat_rows(db: sqlite3.Connection, player_id: int) -> list[SeatRow]:
     """Every seat ``player_id`` had, oldest play first."""
     rows = db.execute(
-        "SELECT p.game_id, p.kind, p.ended, s.score, s.winner, s.figures, p.figures,"
-        " (SELECT sum(w.winner) FROM play_seats w WHERE w.game_id = s.game_id)"
+        "SELECT p.game_id, p.kind, p.ended, s.score, s.winner, s.figures, p.figures"
         " FROM play_seats s JOIN plays p ON p.game_id = s.game_id"
         " WHERE s.player_id = ? ORDER BY p.ended, p.game_id",
         (player_id,),
     ).fetchall()
+    tied = {
+        str(row[0])
+        for row in db.execute(
+            "SELECT DISTINCT s.game_id FROM play_seats s JOIN play_seats w"
+            " ON w.game_id = s.game_id AND w.seat != s.seat"
+            " WHERE s.player_id = ? AND s.winner AND w.winner",
+            (player_id,),
+        )
+    }
+    parsed: dict[str, dict[str, JSON]] = {}  # most plays share a few figures texts
+
+    def read(text: str) -> dict[str, JSON]:
+        found = parsed.get(text)
+        if found is None:
+            found = parsed[text] = logbook_store.figures_of(text)
+        return found
+
     return [
         SeatRow(
             str(row[0]),
@@ -50,9 +66,9 @@ def seat_rows(db: sqlite3.Connection, player_id: int) -> list[SeatRow]:
             float(row[2]),
             int(row[3]),
             bool(row[4]),
-            logbook_store.figures_of(row[5]),
-            logbook_store.figures_of(row[6]),
-            int(row[7] or 0),
+            read(row[5]),
+            read(row[6]),
+            2 if str(row[0]) in tied else int(bool(row[4])),
         )
         for row in rows
     ]

@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -68,7 +69,7 @@ def with_pygal(plays: Sequence[tuple[float, bool]], scores: Sequence[int]) -> tu
         disable_xml_declaration=True, width=320, height=190,
     )  # fmt: skip
     line.add("win rate", [rates[i] for i in plots.sampled(len(rates))])
-    bars = plots.bins(scores)
+    bars = plots.bins(Counter(scores))
     bar = pygal.Bar(
         title="Ann's scores", show_legend=False, disable_xml_declaration=True,
         width=320, height=190, print_values=True,

@@ -212,6 +212,10 @@ class Logbook:
         """The player's plays for the plots, oldest first (``play_series``)."""
         return self._run(lambda db: play_series.series(db, player_id))
 
+    def kind_scores(self) -> dict[str, dict[int, int]]:
+        """Every seat's score counted per kind, for the history's plots (``play_series``)."""
+        return self._run(play_series.kind_scores)
+
     def recent(self, player_id: int, count: int = 10) -> list[logbook_store.Play]:
         """The player's ``count`` latest plays, newest first."""
         return self._run(lambda db: logbook_store.plays_of(db, player_id, count))

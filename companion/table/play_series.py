@@ -1,7 +1,8 @@
-"""A player's plays as the logbook's plots read them: when each ended, won or not, the score.
+"""The logbook's plays as its plots read them: a player's (when each ended, won or not, the
+score) and everyone's scores counted per kind.
 
-One light query over the logbook's ``plays`` and ``play_seats`` (``companion.table.schema``
-migration 4), oldest first, so a player page's plots need no play objects built.
+Light queries over the logbook's ``plays`` and ``play_seats`` (``companion.table.schema``
+migration 4), so the pages' plots need no play objects built.
 """
 
 from __future__ import annotations
@@ -29,3 +30,18 @@ def series(db: sqlite3.Connection, player_id: int) -> list[Point]:
         (player_id,),
     ).fetchall()
     return [Point(str(k), float(ended), bool(won), int(score)) for k, ended, won, score in rows]
+
+
+def kind_scores(db: sqlite3.Connection) -> dict[str, dict[int, int]]:
+    """Every seat's score of every play, counted per kind: kind to score to how often (kinds
+    in the order first played)."""
+    rows = db.execute(
+        "SELECT p.kind, s.score, COUNT(*), MIN(p.ended) FROM play_seats s"
+        " JOIN plays p ON p.game_id = s.game_id GROUP BY p.kind, s.score"
+    ).fetchall()
+    first: dict[str, float] = {}
+    counts: dict[str, dict[int, int]] = {}
+    for kind, score, count, ended in rows:
+        first[kind] = min(first.get(kind, ended), ended)
+        counts.setdefault(str(kind), {})[int(score)] = int(count)
+    return {kind: counts[kind] for kind in sorted(counts, key=first.__getitem__)}

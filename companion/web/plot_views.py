@@ -1,7 +1,9 @@
-"""The logbook's plots on the pages: :func:`player_plots`, a template global.
+"""The logbook's plots on the pages: :func:`player_plots` and :func:`history_plots`, template
+globals.
 
 A player's page (``_logbook_plots.html``) shows their win rate over time across every kind
-and, per kind they played, their score distribution (scores of different games do not mix).
+and, per kind they played, their score distribution (scores of different games do not mix);
+the history's first page (``_history_plots.html``) everyone's scores per kind.
 The plot module (``companion.web.plots``) is imported on the first page that draws one,
 never at start-up.
 """
@@ -43,5 +45,19 @@ def player_plots(player_id: int, name: str) -> list[dict[str, Any]]:
         title = adapter(kind).title
         scores = [point.score for point in points if point.kind == kind]
         svg = plots.score_distribution(plot_id, name, scores, title)
+        shown.append({"id": plot_id, "heading": f"Scores: {title}", "svg": Markup(svg)})
+    return shown
+
+
+@blueprint.app_template_global()
+def history_plots() -> list[dict[str, Any]]:
+    """``[{"id", "heading", "svg"}]``: everyone's score distribution per kind played."""
+    from companion.web import plots
+
+    shown = []
+    for kind, counts in logbook().kind_scores().items():
+        plot_id = f"plot-everyone-{kind}"
+        title = adapter(kind).title
+        svg = plots.score_distribution(plot_id, "Everyone", counts, title, unit="score")
         shown.append({"id": plot_id, "heading": f"Scores: {title}", "svg": Markup(svg)})
     return shown

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 WIDTH, HEIGHT = 320, 190
@@ -119,29 +119,39 @@ def win_rate(plot_id: str, who: str, plays: Sequence[tuple[float, bool]]) -> str
     return svg(plot_id, title, desc, body)
 
 
-def bins(scores: Sequence[int]) -> list[tuple[int, int, int]]:
-    """The bars of a distribution: (lowest score, highest score, how many plays), in order.
+def bins(counts: Mapping[int, int]) -> list[tuple[int, int, int]]:
+    """The bars of a distribution of ``counts`` (score to how often): (lowest score, highest
+    score, how often), in order.
 
     One bar per score while there are at most :data:`MAX_BARS` from the lowest to the
     highest; otherwise :data:`MAX_BARS` equal ranges (the last may be shorter).
     """
-    counts = Counter(scores)
     low, high = min(counts), max(counts)
     size = max(1, -(-(high - low + 1) // MAX_BARS))
     bars = []
     for start in range(low, high + 1, size):
         end = min(start + size - 1, high)
-        bars.append((start, end, sum(counts[score] for score in range(start, end + 1))))
+        bars.append((start, end, sum(counts.get(score, 0) for score in range(start, end + 1))))
     return bars
 
 
-def score_distribution(plot_id: str, who: str, scores: Sequence[int], game: str = "") -> str:
+def score_distribution(
+    plot_id: str,
+    who: str,
+    scores: Sequence[int] | Mapping[int, int],
+    game: str = "",
+    unit: str = "play",
+) -> str:
     """How often ``who`` scored what (at ``game``, when named): a bar per score (or range),
-    its count written on it."""
+    its count written on it. ``scores`` are the scores, or each score with how often it
+    came; ``unit`` is what one of them is (a player's "play", everyone's "score")."""
     title = f"{who}'s scores" + (f" at {game}" if game else "")
-    if not scores:
+    counts = dict(scores) if isinstance(scores, Mapping) else Counter(scores)
+    counts = {score: count for score, count in counts.items() if count > 0}
+    if not counts:
         return svg(plot_id, title, f"{who} has no scores yet.", [])
-    bars = bins(scores)
+    total = sum(counts.values())
+    bars = bins(counts)
     most = max(count for _, _, count in bars)
     width, height = WIDTH - LEFT - RIGHT, BOTTOM - TOP - 12
     slot = width / len(bars)
@@ -156,14 +166,13 @@ def score_distribution(plot_id: str, who: str, scores: Sequence[int], game: str 
             body.append(label(x + slot / 2, BOTTOM - tall - 3, f"{count:,}"))
         name = str(start) if start == end else f"{start}-{end}"
         body.append(label(x + slot / 2, BOTTOM + 14, name, "middle", MUTED))
-    body.append(label(LEFT - 4, TOP + 10, "plays", "end", MUTED))  # what the counts count
-    body.append(
-        label((LEFT + WIDTH - RIGHT) / 2, BOTTOM + 34, f"score ({plural(len(scores), 'play')})")
-    )
+    caption = f"score; the bars count {unit}s ({total:,})"
+    body.append(label((LEFT + WIDTH - RIGHT) / 2, BOTTOM + 34, caption))
     top = max(bars, key=lambda bar: bar[2])
     often = str(top[0]) if top[0] == top[1] else f"{top[0]} to {top[1]}"
+    mean = sum(score * count for score, count in counts.items()) / total
     desc = (
-        f"{title} in {plural(len(scores), 'play')}: from {min(scores)} to {max(scores)}, "
-        f"most often {often} ({plural(top[2], 'play')}); mean {sum(scores) / len(scores):.1f}."
+        f"{title}: {plural(total, unit)}, from {min(counts)} to {max(counts)}, "
+        f"most often {often} ({plural(top[2], unit)}); mean {mean:.1f}."
     )
     return svg(plot_id, title, desc, body)

@@ -67,7 +67,7 @@ def test_a_long_history_is_drawn_through_at_most_160_points_first_and_last_kept(
 def test_the_score_distribution_has_a_bar_per_score_with_its_count_written() -> None:
     root = parsed(plots.score_distribution("dist", "Ann", [3, 5, 5, 7]))
     assert root.findtext(SVG + "desc") == (
-        "Ann's scores in 4 plays: from 3 to 7, most often 5 (2 plays); mean 5.0."
+        "Ann's scores: 4 plays, from 3 to 7, most often 5 (2 plays); mean 5.0."
     )
     heights = [float(bar.get("height", "0")) for bar in root.iter(SVG + "rect")]
     assert len(heights) == 5
@@ -78,7 +78,7 @@ def test_the_score_distribution_has_a_bar_per_score_with_its_count_written() -> 
 
 
 def test_many_distinct_scores_are_grouped_in_equal_ranges() -> None:
-    assert plots.bins(list(range(41))) == [
+    assert plots.bins(dict.fromkeys(range(41), 1)) == [
         *[(start, start + 3, 4) for start in range(0, 40, 4)],
         (40, 40, 1),
     ]
@@ -138,6 +138,31 @@ def test_a_players_page_shows_their_win_rate_and_their_scores_per_game(
     ]
     assert found[0][1].startswith("Bo has won 0 plays of 3: 0% now (highest 0%)")
     assert found[1][1] == (
-        "Bo's scores at Mandala Stones in 1 play: from 5 to 5, most often 5 (1 play); mean 5.0."
+        "Bo's scores at Mandala Stones: 1 play, from 5 to 5, most often 5 (1 play); mean 5.0."
     )
     assert 'href="/static/plots.css"' in html
+
+
+def test_the_historys_first_page_shows_everyones_scores_per_game(
+    client: FlaskClient, owner: str
+) -> None:
+    for name in ("stones-06-objectives-tie", "cards-t2-cups-decide", "stones-06-objectives-tie"):
+        imported(client, name)
+    html = client.get("/history").get_data(as_text=True)
+    found = [
+        (plot_id, unescape(desc))
+        for plot_id, desc in re.findall(r'<desc id="([^"]+)-desc">([^<]*)</desc>', html)
+    ]
+    assert found == [
+        (
+            "plot-everyone-stones",
+            "Everyone's scores at Mandala Stones: 4 scores, from 5 to 5, most often 5 (4 scores);"
+            " mean 5.0.",
+        ),
+        (
+            "plot-everyone-cards",
+            "Everyone's scores at Mandala card game: 2 scores, from 1 to 7, most often 1 (1 score);"
+            " mean 4.0.",
+        ),
+    ]
+    assert "<desc" not in client.get("/history?page=2").get_data(as_text=True)

@@ -123,10 +123,16 @@ def player_for(db: sqlite3.Connection, name: str, colour: str | None, now: float
     """The id of the player a seat named ``name`` is (case ignored), made when new.
 
     A new player gets ``colour`` (the seat's own, e.g. a ring-board peg colour), else the
-    colour the panel picks from the name (``colours.stable_pick``).
+    colour the panel picks from the name (``colours.stable_pick``). As on the panel, a
+    player's first seat that names a colour gives them that colour from then on.
     """
     row = db.execute("SELECT player_id FROM player_names WHERE name = ?", (name,)).fetchone()
     if row is not None:
+        if colour:  # still the name's pick: the first seat naming a colour gives its own
+            db.execute(
+                "UPDATE players SET colour = ? WHERE id = ? AND colour = ?",
+                (colour, int(row[0]), stable_pick(name)),
+            )
         return int(row[0])
     cursor = db.execute(
         "INSERT INTO players (name, colour, created) VALUES (?, ?, ?)",

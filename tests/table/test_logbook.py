@@ -237,3 +237,20 @@ def test_games_left_unfinished_for_a_week_are_listed_apart(table: Table) -> None
     assert [game["id"] for game in listed] == [waiting]
     assert listed[0]["seats"] == ["Ann", "Bo"]
     assert table.logbook.plays_page(1)["total"] == 1
+
+
+def test_a_players_first_seat_naming_a_colour_gives_it_as_on_the_panel(table: Table) -> None:
+    table.create_game({"kind": "icehouse", "seats": ["Zed", "Bo"], "seed": 1})
+    colours = {player.name: player.colour for player in table.logbook.players()}
+    assert colours["Zed"] == stable_pick("Zed") == "white"
+    seats = [{"name": "Zed", "corner": 0, "colour": "purple"}, {"name": "Bo", "corner": 2}]
+    table.create_game(
+        {"kind": "rings", "board": "reference", "variant": "standard", "seats": seats}
+    )
+    assert {p.name: p.colour for p in table.logbook.players()}["Zed"] == "purple"
+    later = [{"name": "Zed", "corner": 0, "colour": "white"}, {"name": "Bo", "corner": 2}]
+    table.create_game(
+        {"kind": "rings", "board": "reference", "variant": "standard", "seats": later}
+    )
+    assert {p.name: p.colour for p in table.logbook.players()}["Zed"] == "purple"  # the first
+    assert table.player_colours()["Zed"] == "purple"  # what the panel gives Zed

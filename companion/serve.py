@@ -39,7 +39,7 @@ def firmware_errors() -> tuple[tuple[type[Exception], int, str], ...]:
 
 STREAM_THREADS = 8  # waitress threads beyond one per live stream, for ordinary requests
 CONNECTIONS = 500  # open connections waitress accepts (its default, 100, is one busy client)
-OUTBUF_BYTES = 1024 * 1024  # the most one connection may hold unsent before its writer waits
+OUTBUF_BYTES = 512 * 1024  # the most one connection may hold unsent before its writer waits
 BODY_BYTES = 64 * 1024 * 1024  # the largest request body waitress reads (a backup upload)
 
 
@@ -50,7 +50,10 @@ def make_server(app: Any, host: str, port: int) -> Any:
     requests. ``channel_request_lookahead`` keeps reading a connection while its request
     runs, so a phone that closes a live stream is noticed at once (its place is freed)
     rather than at the next write; ``outbuf_high_watermark`` caps what one connection may
-    hold unsent (a live stream is ended long before, see ``companion.web.events``).
+    hold unsent (a live stream is ended long before, see ``companion.web.events``). Waitress
+    also keeps what a connection already sent in its output buffer until that buffer has
+    taken the watermark's worth and a new one starts: each phone's live stream holds up to
+    :data:`OUTBUF_BYTES` of memory (10 phones at 1 MB each kept the box over 60 MB).
     ``max_request_body_size`` makes waitress answer 413 at once to a body announced larger
     than the largest the panel takes (:data:`BODY_BYTES`, a backup), instead of reading up to
     its default of 1 GB into files on the SD card before the panel can refuse it.

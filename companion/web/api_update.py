@@ -75,13 +75,13 @@ def status() -> Response:
 
 def staged(data: bytes) -> tuple[Response, int]:
     """Check ``data``, make the backup, stage it for the updater; answer 202."""
+    releases.check_release(data, backup.release())  # refused before anything is made
     if not installed():
         raise Conflict(
             "this companion was not installed as a service (systemd/install.sh), so nothing "
             "can install a release here: update its checkout with git"
         )
     folder = data_dir()
-    releases.check_release(data, backup.release())  # refused before anything is made
     if update.pending(folder):
         raise Conflict("an update is already waiting to be installed")
     try:

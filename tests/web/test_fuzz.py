@@ -167,6 +167,7 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
 
 
 NOT_A_BACKUP = "not a Mandala Companion backup (it does not start as one)"
+NOT_A_RELEASE = "not a Mandala Companion release file (it does not start as one)"
 NASTY_BODIES = {
     "a number over 4,300 digits": (
         b'{"version": ' + b"9" * 4301 + b"}",
@@ -201,7 +202,8 @@ def test_the_inputs_that_once_gave_500s_are_400_on_every_route_that_takes_a_body
         for rule in app.url_map.iter_rules()
         if getattr(app.view_functions[rule.endpoint], FILE_VIEW, False)
     }
-    assert file_routes == {"/api/box/restore"}
+    not_a_file = {"/api/box/restore": NOT_A_BACKUP, "/api/box/update": NOT_A_RELEASE}
+    assert file_routes == set(not_a_file)
     games_before = client.get("/api/games").get_json()
     for rule, method in rules:
         url = PLACEHOLDER.sub(lambda m: values.get(m.group(2), "x"), rule)
@@ -211,8 +213,8 @@ def test_the_inputs_that_once_gave_500s_are_400_on_every_route_that_takes_a_body
             )
             assert response.status_code == 400, (method, url, what, response.get_json())
             assert is_error_format(response.get_data())
-            if rule in file_routes:  # the body is a backup file, not JSON: refused as one
-                assert response.get_json()["error"]["message"] == NOT_A_BACKUP, (method, url)
+            if rule in file_routes:  # the body is a file, not JSON: refused as not one
+                assert response.get_json()["error"]["message"] == not_a_file[rule], (method, url)
             elif message is not None:
                 assert response.get_json()["error"]["message"] == message, (method, url)
     assert client.get("/api/games").get_json() == games_before

@@ -1,0 +1,275 @@
+"""The SD card's share of a confirmed turn: block-layer bytes, fsyncs, and the settled frame.
+
+A child process (the "player") plays confirmed ring-board turns through a real
+:class:`~companion.table.Table` on a real SQLite file, with the emulated rings driven on
+their mock pins as a player's hands would turn them: the dice rolled, each ring of a legal
+rotation set turned and left to settle, the turn confirmed. It runs under
+``strace -f -e trace=fsync,fdatasync`` (only those calls stop it, through seccomp-bpf), so
+every fsync the process makes is counted, SQLite's included. It prints, for the turns only
+(start-up and shut-down left out):
+
+1. block-layer bytes written per confirmed turn: ``write_bytes`` of ``/proc/self/io`` (the
+   bytes of the pages the process dirtied, which the kernel sends to the disk), next to the
+   bytes the turn adds to the journal; the data directory must be on a disk (not a tmpfs,
+   where the figure stays 0 and the script says so);
+2. fsync/fdatasync calls per confirmed turn;
+3. from the end of ``settle_ms`` after a ring's last edge to the ``board`` item that shows
+   it settled (the settled frame), p50/p99/max.
+
+Run: ``.venv/bin/python bench/sd_writes.py [--turns N] [--dir PARENT]`` (needs ``strace``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import random
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import zero2  # noqa: E402
+
+from companion.games import rings  # noqa: E402
+from companion.table import Table  # noqa: E402
+from firmware.hardware import Hardware  # noqa: E402
+from firmware.maps import load_led_map, load_pin_map  # noqa: E402
+
+SETUP = {
+    "kind": "rings",
+    "board": "reference",
+    "variant": "standard",
+    "seats": [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}],
+}
+SYNC_CALL = re.compile(r"^\d+\s+(\d+\.\d+)\s+(fsync|fdatasync)\(")
+
+
+def write_bytes() -> int:
+    """The bytes this process has sent to the block layer so far (``/proc/self/io``)."""
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("write_bytes:"):
+            return int(line.split()[1])
+    raise RuntimeError("/proc/self/io has no write_bytes")
+
+
+def journal_bytes(data: Path) -> int:
+    """The bytes of every stored journal entry (what a turn means to keep)."""
+    db = sqlite3.connect(f"file:{data / 'table.db'}?mode=ro", uri=True)
+    try:
+        return int(db.execute("SELECT COALESCE(SUM(LENGTH(action)), 0) FROM journal").fetchone()[0])
+    finally:
+        db.close()
+
+
+def opener(settle_ms: int) -> Callable[..., Any]:
+    """Open the emulated rings and LEDs as ``mandala serve --emulate`` does."""
+    pin_map, led_map = load_pin_map(), load_led_map()
+
+    def open_hardware(report_ring: Any, report_button: Any, spokes: int, offsets: Any) -> Any:
+        return Hardware.open(
+            pin_map, led_map, spokes, True, report_ring, report_button, offsets, settle_ms=settle_ms
+        )
+
+    return open_hardware
+
+
+def listen(subscription: Any) -> queue.Queue[tuple[float, dict[str, Any]]]:
+    """Timestamp every item as the subscriber receives it (on its own thread)."""
+    items: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+
+    def run() -> None:
+        while not subscription.closed:
+            item = subscription.get(timeout=0.5)
+            if item is not None:
+                items.put((time.perf_counter(), item))
+
+    threading.Thread(target=run, daemon=True).start()
+    return items
+
+
+def wait_settled(items: queue.Queue[tuple[float, dict[str, Any]]], ring: int, offset: int) -> float:
+    """Wait for the ``board`` item that shows ``ring`` settled at ``offset``; answer when."""
+    while True:
+        at, item = items.get(timeout=30)
+        board = item.get("board") if item.get("type") == "board" else None
+        if board and board["offsets"][ring] == offset and board["rings"][ring]["settled"]:
+            return at
+
+
+def new_game(table: Any) -> dict[str, Any]:
+    """Start a game on the board, every ring's mark at the star (as a player sets them)."""
+    table.zero_rings()
+    view: dict[str, Any] = table.create_game(dict(SETUP))
+    if view["state"].get("resync") is not None:
+        view = table.act(str(view["id"]), int(view["version"]), {"accept_offsets": True})
+    return view
+
+
+def play(data: Path, turns: int, settle_ms: int, seed: int) -> dict[str, Any]:
+    """Play ``turns`` confirmed turns at a real table in ``data``; answer the figures."""
+    rng = random.Random(seed)
+    delays: list[float] = []
+    with Table(data, opener(settle_ms)) as table:
+        turner = table.ring_board.turner()
+        subscription = table.subscribe()
+        items = listen(subscription)
+        view = new_game(table)
+        state = rings.new_game(dict(SETUP))
+        start_bytes, start_journal, started = write_bytes(), journal_bytes(data), time.time()
+        for _ in range(turns):
+            if rings.is_over(state):
+                view = new_game(table)
+                state = rings.new_game(dict(SETUP))
+            view = table.act(str(view["id"]), int(view["version"]), {"roll": True})
+            dice = {str(k): int(v) for k, v in view["state"]["live"]["dice"].items()}
+            chosen = rng.choice(rings.legal_rotation_sets(state, dice))
+            offsets = list(table.board()["offsets"])
+            for rotation in chosen:
+                if rotation.steps == 0:
+                    continue
+                offsets[rotation.ring] = (offsets[rotation.ring] + rotation.steps) % 16
+                turner.turn(rotation.ring, rotation.steps)
+                settle_end = time.perf_counter() + settle_ms / 1000
+                at = wait_settled(items, rotation.ring, offsets[rotation.ring])
+                delays.append(at - settle_end)
+            try:
+                view = table.act(str(view["id"]), int(view["version"]), {"confirm": True})
+            except Exception as error:
+                sensed = table.board()["offsets"]
+                raise RuntimeError(f"{dice} {chosen}: rings at {sensed}: {error}") from error
+            turn = {
+                "dice": dice,
+                "rotations": [{"ring": r.ring, "steps": r.steps} for r in chosen],
+            }
+            state = rings.apply(state, rings.parse_action(state, turn))
+        ended, end_bytes = time.time(), write_bytes()
+        subscription.close()
+    return {
+        "started": started,
+        "ended": ended,
+        "write_bytes": end_bytes - start_bytes,
+        "journal_bytes": journal_bytes(data) - start_journal,
+        "delays": delays,
+    }
+
+
+def count_syncs(log: Path, started: float, ended: float) -> int:
+    """The fsync/fdatasync calls an ``strace -ttt`` log shows between two moments."""
+    count = 0
+    for line in log.read_text().splitlines():
+        found = SYNC_CALL.match(line)
+        if found and started <= float(found.group(1)) <= ended:
+            count += 1
+    return count
+
+
+def measure(data: Path, turns: int, settle_ms: int, seed: int = 1) -> dict[str, Any]:
+    """Run the player under strace in a child process; answer its figures and its fsyncs.
+
+    :raises RuntimeError: no ``strace`` on this machine, or the player failed.
+    """
+    strace = shutil.which("strace")
+    if strace is None:
+        raise RuntimeError("strace is missing; install it with: apt-get install strace")
+    log = data.with_name(data.name + ".strace")
+    command = [
+        strace,
+        "--seccomp-bpf",
+        "-f",
+        "-qq",
+        "-e",
+        "trace=fsync,fdatasync",
+        "-e",
+        "signal=none",
+        "-ttt",
+        "-o",
+        str(log),
+        sys.executable,
+        __file__,
+        "--player",
+        str(data),
+        "--turns",
+        str(turns),
+        "--settle-ms",
+        str(settle_ms),
+        "--seed",
+        str(seed),
+    ]
+    env = {k: v for k, v in os.environ.items() if k != zero2.CHILD}
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"the player failed ({done.returncode}): {done.stderr[-2000:]}")
+    figures: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    figures["syncs"] = count_syncs(log, figures["started"], figures["ended"])
+    log.unlink()
+    return figures
+
+
+def file_system(path: Path) -> str:
+    """The type of the file system ``path`` is on (from ``/proc/self/mounts``)."""
+    best, kind = "", "unknown"
+    for line in Path("/proc/self/mounts").read_text().splitlines():
+        fields = line.split()
+        point = fields[1]
+        inside = str(path).startswith(point.rstrip("/") + "/") or str(path) == point
+        if inside and len(point) > len(best):
+            best, kind = point, fields[2]
+    return kind
+
+
+def percentiles(samples: list[float]) -> str:
+    ms = sorted(s * 1000 for s in samples)
+    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+    return f"p50 {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, max {ms[-1]:.1f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--settle-ms", type=int, default=20)
+    parser.add_argument("--dir", type=Path, default=None, help="where the data directory goes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--player", type=Path, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.player is not None:
+        print(json.dumps(play(args.player, args.turns, args.settle_ms, args.seed)))
+        return
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        data = Path(folder) / "data"
+        figures = measure(data, args.turns, args.settle_ms, args.seed)
+        kind = file_system(data.resolve())
+    turns = args.turns
+    print(f"data directory on {kind}; {turns} confirmed turns (roll, rings turned, confirm)")
+    if figures["write_bytes"] == 0:
+        print(f"   block-layer bytes not counted on {kind}: put --dir on a disk")
+    per_turn = figures["write_bytes"] / turns
+    stored = figures["journal_bytes"] / turns
+    print(
+        f"block-layer bytes per confirmed turn: {per_turn / 1024:.1f} KB "
+        f"(journal entry {stored:.0f} bytes; target <= 16 KB)"
+    )
+    print(f"fsyncs per confirmed turn: {figures['syncs'] / turns:.2f} (target <= 2)")
+    if figures["delays"]:
+        print(
+            f"end of settle_ms ({args.settle_ms} ms) -> settled frame notified: "
+            f"{percentiles(figures['delays'])} (n={len(figures['delays'])})"
+        )
+
+
+if __name__ == "__main__":
+    zero2.twice(main)

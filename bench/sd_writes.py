@@ -5,8 +5,11 @@ A child process (the "player") plays confirmed ring-board turns through a real
 their mock pins as a player's hands would turn them: the dice rolled, each ring of a legal
 rotation set turned and left to settle, the turn confirmed. It runs under
 ``strace -f -e trace=fsync,fdatasync`` (only those calls stop it, through seccomp-bpf), so
-every fsync the process makes is counted, SQLite's included. It prints, for the turns only
-(start-up and shut-down left out):
+every fsync the process makes is counted, SQLite's included. Between the rings and the
+confirm the player pauses (``--pause``, longer than settled offsets wait in memory, so they
+are written while the table is idle, as at a real table). It prints, for the turns only
+(start-up, a new game's start when one ends, and shut-down left out; the idle work the turns
+cause, checkpoints included, counted):
 
 1. block-layer bytes written per confirmed turn: ``write_bytes`` of ``/proc/self/io`` (the
    bytes of the pages the process dirtied, which the kernel sends to the disk), next to the
@@ -16,7 +19,8 @@ every fsync the process makes is counted, SQLite's included. It prints, for the 
 3. from the end of ``settle_ms`` after a ring's last edge to the ``board`` item that shows
    it settled (the settled frame), p50/p99/max.
 
-Run: ``.venv/bin/python bench/sd_writes.py [--turns N] [--dir PARENT]`` (needs ``strace``).
+Run: ``.venv/bin/python bench/sd_writes.py [--turns N] [--dir PARENT]`` (needs ``strace``);
+``--page-size`` and ``--checkpoint-commits`` measure other settings than the store's.
 """
 
 from __future__ import annotations
@@ -33,7 +37,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,9 +47,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import zero2  # noqa: E402
+from table_latency import listen  # noqa: E402
 
 from companion.games import rings  # noqa: E402
-from companion.table import Table  # noqa: E402
+from companion.table import Table, idle_writes  # noqa: E402
 from firmware.hardware import Hardware  # noqa: E402
 from firmware.maps import load_led_map, load_pin_map  # noqa: E402
 
@@ -88,20 +92,6 @@ def opener(settle_ms: int) -> Callable[..., Any]:
     return open_hardware
 
 
-def listen(subscription: Any) -> queue.Queue[tuple[float, dict[str, Any]]]:
-    """Timestamp every item as the subscriber receives it (on its own thread)."""
-    items: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
-
-    def run() -> None:
-        while not subscription.closed:
-            item = subscription.get(timeout=0.5)
-            if item is not None:
-                items.put((time.perf_counter(), item))
-
-    threading.Thread(target=run, daemon=True).start()
-    return items
-
-
 def wait_settled(items: queue.Queue[tuple[float, dict[str, Any]]], ring: int, offset: int) -> float:
     """Wait for the ``board`` item that shows ``ring`` settled at ``offset``; answer when."""
     while True:
@@ -120,7 +110,23 @@ def new_game(table: Any) -> dict[str, Any]:
     return view
 
 
-def play(data: Path, turns: int, settle_ms: int, seed: int) -> dict[str, Any]:
+class Windows:
+    """The stretches of time the turns took (a new game's start left out), with their bytes."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[float, float]] = []
+        self.bytes = 0
+        self.opened, self.at_bytes = time.time(), write_bytes()
+
+    def close(self) -> None:
+        self.spans.append((self.opened, time.time()))
+        self.bytes += write_bytes() - self.at_bytes
+
+    def reopen(self) -> None:
+        self.opened, self.at_bytes = time.time(), write_bytes()
+
+
+def play(data: Path, turns: int, settle_ms: int, seed: int, pause: float) -> dict[str, Any]:
     """Play ``turns`` confirmed turns at a real table in ``data``; answer the figures."""
     rng = random.Random(seed)
     delays: list[float] = []
@@ -130,11 +136,14 @@ def play(data: Path, turns: int, settle_ms: int, seed: int) -> dict[str, Any]:
         items = listen(subscription)
         view = new_game(table)
         state = rings.new_game(dict(SETUP))
-        start_bytes, start_journal, started = write_bytes(), journal_bytes(data), time.time()
+        start_journal = journal_bytes(data)
+        windows = Windows()
         for _ in range(turns):
             if rings.is_over(state):
+                windows.close()
                 view = new_game(table)
                 state = rings.new_game(dict(SETUP))
+                windows.reopen()
             view = table.act(str(view["id"]), int(view["version"]), {"roll": True})
             dice = {str(k): int(v) for k, v in view["state"]["live"]["dice"].items()}
             chosen = rng.choice(rings.legal_rotation_sets(state, dice))
@@ -147,6 +156,7 @@ def play(data: Path, turns: int, settle_ms: int, seed: int) -> dict[str, Any]:
                 settle_end = time.perf_counter() + settle_ms / 1000
                 at = wait_settled(items, rotation.ring, offsets[rotation.ring])
                 delays.append(at - settle_end)
+            time.sleep(pause)  # the player looks before confirming: the table is idle
             try:
                 view = table.act(str(view["id"]), int(view["version"]), {"confirm": True})
             except Exception as error:
@@ -157,28 +167,35 @@ def play(data: Path, turns: int, settle_ms: int, seed: int) -> dict[str, Any]:
                 "rotations": [{"ring": r.ring, "steps": r.steps} for r in chosen],
             }
             state = rings.apply(state, rings.parse_action(state, turn))
-        ended, end_bytes = time.time(), write_bytes()
+        time.sleep(pause)  # the idle work the last turn left (a checkpoint due) is done
+        windows.close()
         subscription.close()
     return {
-        "started": started,
-        "ended": ended,
-        "write_bytes": end_bytes - start_bytes,
+        "spans": windows.spans,
+        "write_bytes": windows.bytes,
         "journal_bytes": journal_bytes(data) - start_journal,
         "delays": delays,
     }
 
 
-def count_syncs(log: Path, started: float, ended: float) -> int:
-    """The fsync/fdatasync calls an ``strace -ttt`` log shows between two moments."""
+def count_syncs(log: Path, spans: list[tuple[float, float]]) -> int:
+    """The fsync/fdatasync calls an ``strace -ttt`` log shows within the spans of time."""
     count = 0
     for line in log.read_text().splitlines():
         found = SYNC_CALL.match(line)
-        if found and started <= float(found.group(1)) <= ended:
+        if found and any(start <= float(found.group(1)) <= end for start, end in spans):
             count += 1
     return count
 
 
-def measure(data: Path, turns: int, settle_ms: int, seed: int = 1) -> dict[str, Any]:
+def measure(
+    data: Path,
+    turns: int,
+    settle_ms: int,
+    pause: float,
+    seed: int = 1,
+    settings: tuple[str, ...] = (),
+) -> dict[str, Any]:
     """Run the player under strace in a child process; answer its figures and its fsyncs.
 
     :raises RuntimeError: no ``strace`` on this machine, or the player failed.
@@ -209,13 +226,16 @@ def measure(data: Path, turns: int, settle_ms: int, seed: int = 1) -> dict[str, 
         str(settle_ms),
         "--seed",
         str(seed),
+        "--pause",
+        str(pause),
+        *settings,
     ]
     env = {k: v for k, v in os.environ.items() if k != zero2.CHILD}
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise RuntimeError(f"the player failed ({done.returncode}): {done.stderr[-2000:]}")
     figures: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
-    figures["syncs"] = count_syncs(log, figures["started"], figures["ended"])
+    figures["syncs"] = count_syncs(log, figures["spans"])
     log.unlink()
     return figures
 
@@ -240,21 +260,37 @@ def percentiles(samples: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--turns", type=int, default=120)
     parser.add_argument("--settle-ms", type=int, default=20)
     parser.add_argument("--dir", type=Path, default=None, help="where the data directory goes")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pause", type=float, default=1.5, help="seconds between the rings and the confirm"
+    )
+    parser.add_argument("--page-size", type=int, default=idle_writes.PAGE_SIZE)
+    parser.add_argument("--checkpoint-commits", type=int, default=idle_writes.CHECKPOINT_COMMITS)
     parser.add_argument("--player", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.player is not None:
-        print(json.dumps(play(args.player, args.turns, args.settle_ms, args.seed)))
+        # the settings to compare (the defaults are the store's own)
+        idle_writes.PAGE_SIZE = args.page_size
+        idle_writes.CHECKPOINT_COMMITS = args.checkpoint_commits
+        print(json.dumps(play(args.player, args.turns, args.settle_ms, args.seed, args.pause)))
         return
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         data = Path(folder) / "data"
-        figures = measure(data, args.turns, args.settle_ms, args.seed)
+        settings = (
+            *("--page-size", str(args.page_size)),
+            *("--checkpoint-commits", str(args.checkpoint_commits)),
+        )
+        figures = measure(data, args.turns, args.settle_ms, args.pause, args.seed, settings)
         kind = file_system(data.resolve())
     turns = args.turns
-    print(f"data directory on {kind}; {turns} confirmed turns (roll, rings turned, confirm)")
+    print(
+        f"data directory on {kind}; {turns} confirmed turns (roll, rings turned, "
+        f"{args.pause:g} s, confirm); pages of {args.page_size} bytes, a checkpoint when "
+        f"idle after {args.checkpoint_commits} changes"
+    )
     if figures["write_bytes"] == 0:
         print(f"   block-layer bytes not counted on {kind}: put --dir on a disk")
     per_turn = figures["write_bytes"] / turns

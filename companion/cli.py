@@ -116,8 +116,7 @@ def cmd_pair(args: argparse.Namespace, stdin: TextIO) -> Any:
     import time
 
     from companion.table.errors import StorageError
-    from companion.table.owner import CODE_SECONDS, code_digest, new_pair_code
-    from companion.table.store import add_pair_code
+    from companion.table.owner import CODE_SECONDS, add_pair_code, code_digest, new_pair_code
 
     options = cmd_options(args)
     code = new_pair_code()

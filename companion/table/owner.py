@@ -21,15 +21,17 @@ queue).
 from __future__ import annotations
 
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from companion.table.errors import Conflict, Forbidden, NotFound
-from companion.table.schema import OwnerRow
+from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
+from companion.table.schema import SCHEMA_VERSION, OwnerRow, describe_sqlite_error, schema_version
 from companion.table.seats import digest, new_token
-from companion.table.store import Store
+from companion.table.store import DB_NAME, Store
 
 T = TypeVar("T")
 
@@ -277,3 +279,32 @@ class OwnerRole:
             raise NotFound(f"no phone {owner_id!r} holds the owner role")
         self._db().remove_owner(owner_id)
         del self._owners[found[0]]
+
+
+def add_pair_code(data_dir: Path, code_digest: str, expires: float) -> None:
+    """Store a pairing code's digest from another process (``mandala pair``).
+
+    Works while the server runs: a connection of its own, waiting for the server's writes.
+    A database not yet at this release's schema is first brought there by opening the store.
+
+    :raises StorageError: when the database cannot take it (the message says why).
+    """
+    path = data_dir / DB_NAME
+    try:
+        if not path.exists() or schema_version(path) < SCHEMA_VERSION:
+            Store(data_dir).close()
+        db = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+        try:
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM pair_codes WHERE expires <= ?", (time.time(),))
+            db.execute(
+                "INSERT INTO pair_codes (digest, expires) VALUES (?, ?)", (code_digest, expires)
+            )
+            db.execute("COMMIT")
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        raise StorageError(
+            f"{path}: the code was not saved: {describe_sqlite_error(error)}"
+        ) from error

@@ -180,7 +180,7 @@ class RingBoard:
             log.error("%s", error)
 
     def take_report(self, report: RingReportLike) -> None:
-        """Take one ring report into the sensed rings (and store a ring come to rest)."""
+        """Take one ring report into the sensed rings (and keep a ring come to rest's offset)."""
         self.health.take_report(report)
         ring = int(report.ring)
         if not 0 <= ring < len(self.sense) or not 0 <= int(report.offset) < self.spokes():
@@ -194,10 +194,7 @@ class RingBoard:
             last_movement=time.time() if report.kind == "moved" else old.last_movement,
         )
         if report.kind in ("settled", "set"):
-            try:
-                self._db().save_offsets({ring: int(report.offset)})
-            except StorageError as error:
-                log.error("%s", error)
+            self._db().idle.note({ring: int(report.offset)}, time.monotonic())
 
     def bank(self) -> RingBankLike:
         """The ring bank. :raises Conflict: with no ring board attached."""
@@ -358,7 +355,16 @@ class RingBoard:
         return True
 
     def wake_in(self, now: float) -> float | None:
-        """Seconds until the frame must change by itself (a blink, the pulse's end)."""
+        """Seconds until the frame changes by itself (a blink) or the store's idle work is due."""
+        due = [t for t in (self._frame_wake_in(now), self._idle_due(now)) if t is not None]
+        return min(due, default=None)
+
+    def _idle_due(self, now: float) -> float | None:
+        with contextlib.suppress(Conflict):  # no store while a restore swaps the file
+            return self._db().idle.due_in(now)
+        return None
+
+    def _frame_wake_in(self, now: float) -> float | None:
         held = self.health.wake_in(now)
         if held is not None:
             return held
@@ -369,7 +375,10 @@ class RingBoard:
         return None
 
     def tick(self) -> bool:
-        """End the red pulse when its time is up; show the frame of now (say if it changed)."""
+        """Do the store's idle work, end an ended red pulse, show the frame (say if it changed)."""
+        with contextlib.suppress(Conflict):  # no store while a restore swaps the file
+            store = self._db()
+            store.idle.work(store, time.monotonic())
         if self.alert_until and time.monotonic() >= self.alert_until:
             self.alert_until = 0.0
             self.scene = replace(self.scene, illegal=False)

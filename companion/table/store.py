@@ -2,11 +2,13 @@
 
 What the file holds is ``companion.table.schema``; a game's state is the replay of its
 journal. The file runs in WAL mode with ``synchronous=FULL``: a change returned by a method
-here is on disk. Every change is one transaction; when SQLite refuses it (a full disk, an I/O
-error) the transaction is rolled back, nothing already stored is touched and
-:class:`StorageError` says what happened. Older files are migrated on open, a file from a
-newer release is refused. A file that is not a database or fails ``PRAGMA quick_check`` is
-moved aside (never deleted) and a new one is started, with a warning that names the backup.
+here is on disk (one fsync each). Every change is one transaction; when SQLite refuses it (a
+full disk, an I/O error) the transaction is rolled back, nothing already stored is touched
+and :class:`StorageError` says what happened. For an SD card (``idle_writes``): small pages in
+a new file; settled ring offsets and checkpoints wait for an idle table. Older
+files are migrated on open, a file from a newer release is refused. A file that is not a
+database or fails ``PRAGMA quick_check`` is moved aside (never deleted) and a new one is
+started, with a warning that names the backup.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.table import clock
+from companion.table import clock, idle_writes
 from companion.table.errors import StorageError
+from companion.table.idle_writes import IdleWrites, upsert_offsets
 from companion.table.schema import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -30,7 +33,6 @@ from companion.table.schema import (
     GameRow,
     OwnerRow,
     describe_sqlite_error,
-    schema_version,
 )
 
 log = logging.getLogger(__name__)
@@ -57,6 +59,7 @@ class Store:
         """
         self.path = data_dir / DB_NAME
         self.warnings: list[str] = []
+        self.idle = IdleWrites()
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -97,10 +100,12 @@ class Store:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA foreign_keys = ON")
+            db.execute(f"PRAGMA page_size = {idle_writes.PAGE_SIZE}")  # a new, empty file only
             mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise sqlite3.DatabaseError(f"cannot switch to WAL mode (got {mode})")
             db.execute("PRAGMA synchronous = FULL")
+            db.execute(f"PRAGMA wal_autocheckpoint = {idle_writes.AUTO_CHECKPOINT_PAGES}")
             check = db.execute("PRAGMA quick_check").fetchall()
             if check != [("ok",)]:
                 problems = "; ".join(str(row[0]) for row in check[:3])
@@ -169,7 +174,8 @@ class Store:
         return [dict(item) for item in found if isinstance(item, dict)]
 
     def close(self) -> None:
-        """Close the file (a WAL checkpoint happens on the last close)."""
+        """Write the offsets kept, close the file (the last close checkpoints the WAL)."""
+        self.idle.write(self, synced=True)
         self.db.close()
 
     def _file_identity(self) -> tuple[int, int] | None:
@@ -200,20 +206,27 @@ class Store:
         raise StorageError(f"{what}: not saved: {self.gone}")
 
     @contextmanager
-    def transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+    def transaction(self, what: str, *, synced: bool = True) -> Iterator[sqlite3.Connection]:
         """Run a block as one durable transaction; all of it lands or none of it does.
+
+        The settled offsets kept (:attr:`idle`) go in with it. ``synced=False``
+        (offsets only) commits without an fsync: a power cut may undo it, never half of it.
 
         :raises StorageError: ``"<what>: not saved: the disk is full"`` and the like, or when
             the file was removed from under the companion (see :meth:`_check_in_place`).
         """
         self._check_in_place(what)
         try:
+            self.db.execute(f"PRAGMA synchronous = {'FULL' if synced else 'NORMAL'}")
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
             raise StorageError(f"{what}: not saved: {describe_sqlite_error(error)}") from error
         try:
+            if self.idle.offsets:
+                upsert_offsets(self.db, self.idle.offsets)
             yield self.db
             self.db.execute("COMMIT")
+            self.idle.committed()
         except sqlite3.Error as error:
             self._rollback()
             raise StorageError(
@@ -275,8 +288,9 @@ class Store:
         return [OwnerRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4])) for r in rows]
 
     def ring_offsets(self) -> dict[int, int]:
-        """The last settled offset of each ring seen so far."""
-        return dict(self.db.execute("SELECT ring, offset FROM rings").fetchall())
+        """The last settled offset of each ring seen so far (written or still kept)."""
+        stored = dict(self.db.execute("SELECT ring, offset FROM rings").fetchall())
+        return {**stored, **self.idle.offsets}
 
     def setting(self, key: str) -> str | None:
         """A setting's value, or None."""
@@ -459,13 +473,9 @@ class Store:
             )
 
     def save_offsets(self, offsets: dict[int, int]) -> None:
-        """Store ring offsets (the settled ones, or a calibration)."""
+        """Store ring offsets now (a calibration, offsets fitted to another board)."""
         with self.transaction("ring offsets") as db:
-            db.executemany(
-                "INSERT INTO rings (ring, offset) VALUES (?, ?)"
-                " ON CONFLICT (ring) DO UPDATE SET offset = excluded.offset",
-                sorted(offsets.items()),
-            )
+            upsert_offsets(db, offsets)
 
     def put_setting(self, key: str, value: str | None) -> None:
         """Store (or, with None, remove) a setting."""
@@ -478,32 +488,3 @@ class Store:
                     " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                     (key, value),
                 )
-
-
-def add_pair_code(data_dir: Path, code_digest: str, expires: float) -> None:
-    """Store a pairing code's digest from another process (``mandala pair``).
-
-    Works while the server runs: a connection of its own, waiting for the server's writes.
-    A database not yet at this release's schema is first brought there by opening the store.
-
-    :raises StorageError: when the database cannot take it (the message says why).
-    """
-    path = data_dir / DB_NAME
-    try:
-        if not path.exists() or schema_version(path) < SCHEMA_VERSION:
-            Store(data_dir).close()
-        db = sqlite3.connect(path, isolation_level=None, timeout=10.0)
-        try:
-            db.execute("PRAGMA synchronous = FULL")
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("DELETE FROM pair_codes WHERE expires <= ?", (time.time(),))
-            db.execute(
-                "INSERT INTO pair_codes (digest, expires) VALUES (?, ?)", (code_digest, expires)
-            )
-            db.execute("COMMIT")
-        finally:
-            db.close()
-    except sqlite3.Error as error:
-        raise StorageError(
-            f"{path}: the code was not saved: {describe_sqlite_error(error)}"
-        ) from error

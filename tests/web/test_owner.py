@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from companion.table.owner import HOW_TO, MAX_WRONG_CODES, code_digest
-from companion.table.store import DB_NAME, add_pair_code
+from companion.table.owner import HOW_TO, MAX_WRONG_CODES, add_pair_code, code_digest
+from companion.table.store import DB_NAME
 from companion.table.table import Table
 from companion.web import create_app
 from tests.conftest import SPEC_EXAMPLES, run_cli

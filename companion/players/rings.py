@@ -21,9 +21,12 @@ the players here read the engine's :class:`~companion.games.rings.State` directl
 
 from __future__ import annotations
 
+import heapq
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Literal
 
 from companion.games import rings
@@ -53,6 +56,9 @@ HARD_ROLLS = 10
 candidate, divided by the number of seats that reply; the same rounds for every candidate."""
 HARD_EVALUATIONS = 32
 """Hard: at most this many sets get the full evaluation when picking the candidates."""
+DEADLINE_S = 1.0
+"""Wall time a hint or a medium or hard decision may search (a Pi Zero 2 needs about ten
+times this machine's time): past it, the best option found so far is given."""
 HARD_ENTRY = 0.1
 """Hard: the worth of a sure entry in its own evaluation (candidates and lookahead), in place
 of ``ENTRY``. Tuned by self-play: at half the weight a seat plays better (see the README)."""
@@ -87,6 +93,18 @@ class Breakdown:
         # threats 0) bounds the total with them exactly, in floating point too.
         settled = self.points + self.progress + self.entries + self.win
         return settled + (self.exposure + self.threats)
+
+
+class _Deadline:
+    """When a search must stop: ``seconds`` after it starts on ``clock`` (None: never)."""
+
+    def __init__(self, seconds: float | None, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.at = None if seconds is None else clock() + seconds
+
+    def passed(self) -> bool:
+        """True once the clock has reached the deadline."""
+        return self.at is not None and self.clock() >= self.at
 
 
 @dataclass(frozen=True)
@@ -355,28 +373,35 @@ def _union_chance(dice: _Dice, candidates: Sequence[Sequence[int]], colours: int
 
 def _entry_snipe_chance(ctx: _Context, spoke: int, base_spoke: int) -> float:
     """Return the chance that ring 0 turns so that the peg on ``spoke`` lies at ``base_spoke``."""
-    dice = ctx.dice
-    spokes = ctx.spokes
-    return _chance_any(
-        dice,
-        (v for v in dice.values if any((spoke + d) % spokes == base_spoke for d in dice.turns[v])),
-    )
+    key = (-3, spoke, base_spoke)
+    found = ctx.cache.get(key)
+    if found is None:
+        dice = ctx.dice
+        spokes = ctx.spokes
+        found = _chance_any(
+            dice,
+            (
+                v
+                for v in dice.values
+                if any((spoke + d) % spokes == base_spoke for d in dice.turns[v])
+            ),
+        )
+        ctx.cache[key] = found
+    return found
 
 
-def _entry_chance(ctx: _Context, state: State, seat: int, base_spoke: int) -> float:
-    """Return the chance that ring 0 can turn so that the seat's base cell is black and free."""
-    mine = 0
-    for who, ring, slot in state.pegs:
-        if who == seat and ring == 0:
-            mine |= 1 << slot
-    key = (-1, mine, state.offsets[0], base_spoke)
+def _entry_chance(ctx: _Context, mine: int, offset: int, base_spoke: int) -> float:
+    """Return the chance that ring 0 can turn so that a seat's base cell is black and free.
+
+    ``mine`` is the seat's pegs on ring 0 (a mask of slots), ``offset`` ring 0's offset.
+    """
+    key = (-1, mine, offset, base_spoke)
     found = ctx.cache.get(key)
     if found is not None:
         return found
     dice = ctx.dice
     spokes = ctx.spokes
     free = ctx.tables.black[0] & ~mine
-    offset = state.offsets[0]
 
     def open_at(delta: int) -> bool:
         return bool(free >> ((base_spoke - offset - delta) % spokes) & 1)
@@ -421,11 +446,7 @@ def _snipe_worth(
             movers.append((ring, spoke))
         elif who in victim_set:
             targets.append((ring, spoke))
-    bases = [
-        ctx.board.corners[corner]
-        for index, corner in enumerate(state.bases(mover))
-        if state.waiting[mover][index]
-    ]
+    bases = _waiting_bases(ctx, state, mover)
     points = worth = 0.0
     for ring, spoke in targets:
         safe = 1.0
@@ -439,6 +460,72 @@ def _snipe_worth(
         points += chance
         worth += chance * (POINT + PEG_WORTH[ring])
     return points, worth
+
+
+def _waiting_bases(ctx: _Context, state: State, seat: int) -> list[int]:
+    """Return the base spokes of ``seat`` with a peg waiting."""
+    return [
+        ctx.board.corners[corner]
+        for index, corner in enumerate(state.bases(seat))
+        if state.waiting[seat][index]
+    ]
+
+
+def _losses(ctx: _Context, state: State, seat: int) -> Iterator[float]:
+    """Yield the seat's expected loss to snipes on the next seats' turns, in increments.
+
+    The sum of all increments is the loss :func:`_breakdown` counts (its exposure, negated,
+    up to rounding); each increment is one sniper's share of one peg's chance, so the sum so
+    far is a lower bound of the loss. Entries come first, then the snipers nearest their
+    target: their chances are usually the greatest, and the cheapest to compute.
+    """
+    spokes = ctx.spokes
+    offsets = state.offsets
+    movers = _seats_before(state, seat)
+    mine = [(r, (slot + offsets[r]) % spokes) for who, r, slot in state.pegs if who == seat]
+    if not movers or not mine:
+        return
+    safe = [[1.0] * len(mine) for _ in movers]
+    for number, target, chance in chain(
+        _entry_snipes(ctx, state, movers, mine), _peg_snipes(ctx, state, movers, mine)
+    ):
+        before = safe[number][target]
+        safe[number][target] = after = before * (1.0 - chance)
+        yield (before - after) * (POINT + PEG_WORTH[mine[target][0]])
+
+
+def _entry_snipes(
+    ctx: _Context, state: State, movers: list[int], mine: list[tuple[int, int]]
+) -> Iterator[tuple[int, int, float]]:
+    """Yield (mover's place in ``movers``, target's in ``mine``, chance) of each entry snipe."""
+    for number, mover in enumerate(movers):
+        for base_spoke in _waiting_bases(ctx, state, mover):
+            for target, (ring, spoke) in enumerate(mine):
+                if ring == 0:
+                    yield number, target, _entry_snipe_chance(ctx, spoke, base_spoke)
+
+
+def _peg_snipes(
+    ctx: _Context, state: State, movers: list[int], mine: list[tuple[int, int]]
+) -> Iterator[tuple[int, int, float]]:
+    """Yield (mover's place, target's place, chance) of each peg's snipe, nearest first."""
+    spokes = ctx.spokes
+    offsets = state.offsets
+    index = {mover: number for number, mover in enumerate(movers)}
+    blockers = [[0] * rings.RINGS for _ in movers]
+    snipers: list[list[tuple[int, int]]] = [[] for _ in range(rings.RINGS)]  # per ring
+    for who, ring, slot in state.pegs:
+        number = index.get(who)
+        if number is not None:
+            blockers[number][ring] |= 1 << slot
+            snipers[ring].append((number, (slot + offsets[ring]) % spokes))
+    for distance in range(1, rings.RINGS):
+        for target, peg in enumerate(mine):
+            low = peg[0] - distance
+            if low >= 0:
+                for number, spoke in snipers[low]:
+                    chance = _snipe_chance(ctx, offsets, blockers[number], (low, spoke), peg)
+                    yield number, target, chance
 
 
 def _centre_worth(ctx: _Context, state: State, seat: int) -> float:
@@ -465,16 +552,25 @@ def _centre_worth(ctx: _Context, state: State, seat: int) -> float:
 # Evaluation
 
 
-def _progress(state: State, seat: int) -> float:
-    return sum(PEG_WORTH[ring] for who, ring, _ in state.pegs if who == seat)
-
-
-def _entries(ctx: _Context, state: State, seat: int, entry: float) -> float:
-    return sum(
-        entry * _entry_chance(ctx, state, seat, ctx.board.corners[corner])
-        for index, corner in enumerate(state.bases(seat))
-        if state.waiting[seat][index]
-    )
+def _seat_terms(ctx: _Context, state: State, entry: float) -> tuple[list[float], list[float]]:
+    """Return every seat's progress and its chances to enter waiting pegs, weighed ``entry``."""
+    count = len(state.seats)
+    progress = [0.0] * count
+    outer = [0] * count  # per seat: its pegs on ring 0, a mask of slots
+    for who, ring, slot in state.pegs:
+        progress[who] += PEG_WORTH[ring]
+        if ring == 0:
+            outer[who] |= 1 << slot
+    corners = ctx.board.corners
+    offset = state.offsets[0]
+    entries = []
+    for seat in range(count):
+        total = 0.0
+        for index, corner in enumerate(state.bases(seat)):
+            if state.waiting[seat][index]:
+                total += entry * _entry_chance(ctx, outer[seat], offset, corners[corner])
+        entries.append(total)
+    return progress, entries
 
 
 def _breakdown(
@@ -489,20 +585,19 @@ def _breakdown(
     win = 0.0
     if state.winner is not None:
         win = WIN if state.winner == seat else -WIN
+    progresses, chances = _seat_terms(ctx, state, entry)
     if not others:
         return Breakdown(
             points=POINT * score,
-            progress=_progress(state, seat),
+            progress=progresses[seat],
             exposure=0.0,
-            entries=_entries(ctx, state, seat, entry),
+            entries=chances[seat],
             threats=0.0,
             win=win,
         )
     points = POINT * (score - max(state.scores[who] for who in others))
-    progress = _progress(state, seat) - max(_progress(state, who) for who in others)
-    entries = _entries(ctx, state, seat, entry) - max(
-        _entries(ctx, state, who, entry) for who in others
-    )
+    progress = progresses[seat] - max(progresses[who] for who in others)
+    entries = chances[seat] - max(chances[who] for who in others)
     exposure = threats = 0.0
     if ahead and state.winner is None:
         for mover in _seats_before(state, seat):
@@ -621,6 +716,56 @@ def _scored(
     return results
 
 
+Scored = tuple[float, tuple[Rotation, ...], Outcome, Breakdown]
+"""An evaluated set: (total, rotations, the engine's outcome, the terms of its evaluation)."""
+
+_SLACK = 1e-9
+"""Added to a partly refined bound: the snipe losses are summed in another order than
+:func:`_breakdown` sums them, so the bound must stay above the total despite rounding."""
+
+
+class _Candidate:
+    """A set in the search: an upper bound on its total, refined one victim peg at a time.
+
+    The bound starts as the total without the turn-ahead terms (the threats are 0 after a
+    set, the exposure at most 0), then each peg's expected loss to a seat moving next is
+    taken off it. Once every loss is in, ``terms`` is the evaluation (:func:`_breakdown`'s
+    own numbers) and the bound is its total.
+    """
+
+    __slots__ = (
+        "bound",
+        "exposed",
+        "key",
+        "loss",
+        "outcome",
+        "pending",
+        "rotations",
+        "settled",
+        "terms",
+    )
+
+    def __init__(
+        self, ctx: _Context, seat: int, rotations: tuple[Rotation, ...], outcome: Outcome
+    ) -> None:
+        state = outcome.state
+        self.rotations = rotations
+        self.outcome = outcome
+        self.key = _rotation_key(rotations)
+        self.settled = 0.0
+        self.loss = 0.0
+        self.terms: Breakdown | None = None
+        self.bound = 0.0
+        # Without exposure (a won game, solo) or with threats that could add, the evaluation
+        # is made at once; else the exposure's terms wait here, seat by seat, peg by peg.
+        self.exposed = state.winner is None and len(state.seats) > 1 and state.to_move != seat
+        self.pending = _losses(ctx, state, seat)
+
+    def order(self) -> tuple[float, tuple[tuple[int, int], ...]]:
+        """The search's order: the greatest bound first, ties in rotation order."""
+        return (-self.bound, self.key)
+
+
 def _best(
     ctx: _Context,
     state: State,
@@ -629,36 +774,59 @@ def _best(
     limit: int | None = None,
     *,
     entry: float = ENTRY,
-) -> list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]]:
-    """Return the first ``count`` entries of :func:`_scored`, evaluating as few sets as it can.
+    deadline: _Deadline | None = None,
+) -> list[Scored]:
+    """Return the first ``count`` entries of :func:`_scored`, evaluating as little as it can.
 
-    After a set, the seat to move is another seat (or, in ``solo``, nobody else plays), so
-    the threats term is 0 and the exposure term is at most 0: the total without them bounds
-    the total with them. Sets are evaluated fully in the order of that bound, and the search
-    stops once the bound of the next one cannot enter the first ``count`` (or after ``limit``
-    full evaluations, when given: then the result is the best of those evaluated). ``entry``
-    is the worth of a sure entry (see :func:`_breakdown`).
+    Each set gets an upper bound on its total (:class:`_Candidate`); the set with the
+    greatest bound is refined (one victim peg's expected loss more) until it is fully
+    evaluated, and a fully evaluated set whose total is at least every other set's bound is
+    the next of the ranking: the same sets, terms and order as the whole ranking. With
+    ``limit``, only the ``limit`` sets of the greatest bounds without the turn-ahead terms
+    take part. Past the ``deadline``, the sets found so far are kept and the rest of the
+    ``count`` are the best-bounded sets, fully evaluated. ``entry`` is the worth of a sure
+    entry (see :func:`_breakdown`).
     """
     mover = state.to_move
-    bounds = []
+    if mover is None:
+        return []
+    pool = []
     for rotations, outcome in rings.outcomes(state, dice):
-        assert mover is not None
-        bound = _breakdown(ctx, outcome.state, mover, ahead=False, entry=entry).total
-        bounds.append((-bound, _rotation_key(rotations), rotations, outcome))
-    bounds.sort(key=lambda item: (item[0], item[1]))
-    kept: list[tuple[float, tuple[tuple[int, int], ...], tuple[Rotation, ...], Outcome, Breakdown]]
-    kept = []
-    for evaluated, (negative, key, rotations, outcome) in enumerate(bounds):
-        if len(kept) >= count and (negative, key) > (-kept[-1][0], kept[-1][1]):
+        candidate = _Candidate(ctx, mover, rotations, outcome)
+        if candidate.exposed:
+            terms = _breakdown(ctx, outcome.state, mover, ahead=False, entry=entry)
+            candidate.settled = terms.total
+        else:
+            candidate.terms = terms = _breakdown(ctx, outcome.state, mover, entry=entry)
+        candidate.bound = terms.total
+        pool.append(candidate)
+    if limit is not None:
+        pool.sort(key=_Candidate.order)
+        del pool[limit:]
+    heap = [(candidate.order(), index, candidate) for index, candidate in enumerate(pool)]
+    heapq.heapify(heap)
+    found: list[Scored] = []
+    while heap and len(found) < count:
+        if deadline is not None and deadline.passed():
             break
-        if limit is not None and evaluated >= limit:
-            break
-        assert mover is not None
-        terms = _breakdown(ctx, outcome.state, mover, entry=entry)
-        kept.append((terms.total, key, rotations, outcome, terms))
-        kept.sort(key=lambda item: (-item[0], item[1]))
-        del kept[count:]
-    return [(total, rotations, outcome, terms) for total, _, rotations, outcome, terms in kept]
+        _, index, candidate = heapq.heappop(heap)
+        if candidate.terms is not None:
+            found.append((candidate.bound, candidate.rotations, candidate.outcome, candidate.terms))
+            continue
+        more = next(candidate.pending, None)
+        if more is None:
+            candidate.terms = _breakdown(ctx, candidate.outcome.state, mover, entry=entry)
+            candidate.bound = candidate.terms.total
+        else:
+            candidate.loss += more
+            candidate.bound = candidate.settled - candidate.loss + _SLACK
+        heapq.heappush(heap, (candidate.order(), index, candidate))
+    while heap and len(found) < count:  # past the deadline: the best-bounded sets
+        _, _, candidate = heapq.heappop(heap)
+        terms = candidate.terms or _breakdown(ctx, candidate.outcome.state, mover, entry=entry)
+        found.append((terms.total, candidate.rotations, candidate.outcome, terms))
+    found.sort(key=lambda item: (-item[0], _rotation_key(item[1])))
+    return found
 
 
 def rank(state: State, dice: Mapping[str, int]) -> list[Option]:
@@ -695,12 +863,21 @@ def _options(
     return options
 
 
-def advise(state: State, dice: Mapping[str, int], top: int = 3) -> list[Option]:
+def advise(
+    state: State,
+    dice: Mapping[str, int],
+    top: int = 3,
+    *,
+    deadline_s: float | None = DEADLINE_S,
+    clock: Callable[[], float] = time.monotonic,
+) -> list[Option]:
     """Return the ``top`` best options of :func:`rank` (the panel shows three).
 
-    The same options as ``rank(state, dice)[:top]``, found with fewer full evaluations: sets
-    are evaluated in the order of a bound on their worth, until no other set can enter the
-    first ``top`` (see :func:`_best`).
+    The same options as ``rank(state, dice)[:top]``, found with fewer evaluations: sets are
+    refined in the order of a bound on their worth, until no other set can enter the first
+    ``top`` (see :func:`_best`). Should that take longer than ``deadline_s`` seconds on
+    ``clock``, the options found by then are given, the rest of the ``top`` the sets of the
+    best bounds, in the order of their evaluations (``None``: no deadline).
 
     :raises RecordError: when ``top`` is not positive.
     :raises RecordError: for dice without exactly the five colours.
@@ -708,7 +885,8 @@ def advise(state: State, dice: Mapping[str, int], top: int = 3) -> list[Option]:
     """
     if top < 1:
         raise RecordError(f"top: expected at least 1 option, got {top}")
-    return _options(state, _best(_Context(state.board), state, dice, top))
+    deadline = _Deadline(deadline_s, clock)
+    return _options(state, _best(_Context(state.board), state, dice, top, deadline=deadline))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1029,8 +1207,9 @@ def _at_least(planes: list[int], least: int, every: int) -> int:
 def _replies(
     ctx: _Context,
     state: State,
-    ranked: list[tuple[float, tuple[Rotation, ...], Outcome, Breakdown]],
+    ranked: list[Scored],
     rng: random.Random,
+    deadline: _Deadline,
 ) -> tuple[Rotation, ...]:
     """Pick among the best-ranked candidates by playing the next round on sampled rolls.
 
@@ -1040,8 +1219,9 @@ def _replies(
     by the number of seats that reply (at least 2), the same for every candidate. A candidate's
     value is the mean evaluation, for this seat, of the positions the samples end in (without
     the turn-ahead terms: the turns are played, not estimated; entries weighed
-    ``HARD_ENTRY``). A winning set, ranked first, is taken at once. Someone else must move
-    next: :func:`choose` plays ``solo`` as medium and never comes here.
+    ``HARD_ENTRY``). A winning set, ranked first, is taken at once. Past the ``deadline``,
+    the best candidate played out so far is taken (the first, when none is). Someone else
+    must move next: :func:`choose` plays ``solo`` as medium and never comes here.
     """
     me = state.to_move
     assert me is not None
@@ -1058,6 +1238,8 @@ def _replies(
     # A winning set would rank first (the win outweighs every other term), so no candidate
     # here ends the game.
     for _, rotations, outcome, _ in ranked:
+        if deadline.passed():
+            break
         value = 0.0
         for sequence in rounds:
             position = outcome.state
@@ -1074,7 +1256,13 @@ def _replies(
 
 
 def choose(
-    state: State, dice: Mapping[str, int], level: Level, rng: random.Random
+    state: State,
+    dice: Mapping[str, int],
+    level: Level,
+    rng: random.Random,
+    *,
+    deadline_s: float | None = DEADLINE_S,
+    clock: Callable[[], float] = time.monotonic,
 ) -> tuple[Rotation, ...]:
     """Return the rotation set a computer seat at ``level`` plays for this roll.
 
@@ -1084,7 +1272,9 @@ def choose(
     the full evaluation), the one whose positions after ``HARD_ROLLS`` sampled rounds (the
     next seats' replies, then its own next turn) are worth most on average (see
     :func:`_replies`). Every variant works (``solo`` too, where nobody replies and hard plays
-    as medium: the points and progress each roll allows).
+    as medium: the points and progress each roll allows). Medium and hard search for at
+    most ``deadline_s`` seconds on ``clock`` (``None``: no deadline); past it, the best
+    option found so far is played (see :func:`_best` and :func:`_replies`).
 
     :raises RecordError: for an unknown level.
     :raises IllegalAction: when the game is over, or for a die value the board lacks.
@@ -1097,7 +1287,10 @@ def choose(
     if level == "easy":
         return rng.choice(rings.legal_rotation_sets(state, dice))
     ctx = _Context(state.board)
+    deadline = _Deadline(deadline_s, clock)
     if level == "medium" or len(state.seats) == 1:
-        return _best(ctx, state, dice, 1)[0][1]
-    ranked = _best(ctx, state, dice, HARD_CANDIDATES, HARD_EVALUATIONS, entry=HARD_ENTRY)
-    return _replies(ctx, state, ranked, rng)
+        return _best(ctx, state, dice, 1, deadline=deadline)[0][1]
+    ranked = _best(
+        ctx, state, dice, HARD_CANDIDATES, HARD_EVALUATIONS, entry=HARD_ENTRY, deadline=deadline
+    )
+    return _replies(ctx, state, ranked, rng, deadline)

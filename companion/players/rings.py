@@ -489,9 +489,10 @@ def _losses(ctx: _Context, state: State, seat: int) -> Iterator[float]:
     for number, target, chance in chain(
         _entry_snipes(ctx, state, movers, mine), _peg_snipes(ctx, state, movers, mine)
     ):
-        before = safe[number][target]
-        safe[number][target] = after = before * (1.0 - chance)
-        yield (before - after) * (POINT + PEG_WORTH[mine[target][0]])
+        if chance:
+            before = safe[number][target]
+            safe[number][target] = after = before * (1.0 - chance)
+            yield (before - after) * (POINT + PEG_WORTH[mine[target][0]])
 
 
 def _entry_snipes(
@@ -813,13 +814,16 @@ def _best(
         if candidate.terms is not None:
             found.append((candidate.bound, candidate.rotations, candidate.outcome, candidate.terms))
             continue
-        more = next(candidate.pending, None)
-        if more is None:
-            candidate.terms = _breakdown(ctx, candidate.outcome.state, mover, entry=entry)
-            candidate.bound = candidate.terms.total
-        else:
+        # Refine it while it stays ahead of the next best bound (no heap work meanwhile).
+        rival = heap[0][0] if heap else None
+        for more in candidate.pending:
             candidate.loss += more
             candidate.bound = candidate.settled - candidate.loss + _SLACK
+            if rival is not None and candidate.order() > rival:
+                break
+        else:
+            candidate.terms = _breakdown(ctx, candidate.outcome.state, mover, entry=entry)
+            candidate.bound = candidate.terms.total
         heapq.heappush(heap, (candidate.order(), index, candidate))
     while heap and len(found) < count:  # past the deadline: the best-bounded sets
         _, _, candidate = heapq.heappop(heap)

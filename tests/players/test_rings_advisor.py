@@ -316,7 +316,10 @@ def test_rank_and_choose_are_deterministic_for_a_seed(seed: int) -> None:
         (o.rotations, o.score, o.text) for o in again
     ]
     for level in players.LEVELS:
-        picks = {players.choose(state, rolled, level, random.Random(seed)) for _ in range(2)}
+        picks = {
+            players.choose(state, rolled, level, random.Random(seed), deadline_s=None)
+            for _ in range(2)
+        }
         assert len(picks) == 1
 
 
@@ -326,7 +329,7 @@ def test_medium_plays_the_top_ranked_option(seed: int) -> None:
     state = _random_position(seed, seats=2 + seed % 3)
     rolled = _some_roll(seed, state.board)
     best = players.rank(state, rolled)[0].rotations
-    assert players.choose(state, rolled, "medium", random.Random(seed)) == best
+    assert players.choose(state, rolled, "medium", random.Random(seed), deadline_s=None) == best
 
 
 @settings(max_examples=10)
@@ -372,7 +375,7 @@ def test_advise_finds_the_first_options_of_the_whole_ranking(
     variant, seats = game
     state = _random_position(seed, variant, seats)
     rolled = _some_roll(seed, state.board, zeros=seed % 3)
-    assert players.advise(state, rolled, top) == players.rank(state, rolled)[:top]
+    assert players.advise(state, rolled, top, deadline_s=None) == players.rank(state, rolled)[:top]
 
 
 def test_a_finished_game_has_no_options() -> None:

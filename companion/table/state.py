@@ -65,20 +65,7 @@ class TableState:
         self.replays = 0
         self._unsaved = set()
         self._known = None
-        self.entries = {
-            row.id: Entry(
-                row.id,
-                row.kind,
-                row.seats,
-                row.version,
-                row.created,
-                row.updated,
-                row.summarised,
-                row.summary,
-                row.time_from_phone,
-            )
-            for row in stored_summaries.index(store)
-        }
+        self.entries = {entry.id: entry for entry in stored_summaries.index(store)}
         self.tokens = {key: GameTokens(value) for key, value in store.tokens().items()}
         active = store.setting(ACTIVE_KEY)
         self.active = active if active in self.entries else None

@@ -10,35 +10,16 @@ only spares a replay: a stale or missing one is worked out from the game
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from companion.table import clock
+from companion.table.listing import Entry
 from companion.table.store import Store
 
 
-@dataclass(frozen=True)
-class IndexRow:
-    """What the games list needs of one stored game: no setup, no journal.
-
-    ``summary`` is the stored summary (``companion.table.listing``) of version
-    ``summarised`` (-1 and None: none stored yet).
-    """
-
-    id: str
-    kind: str
-    seats: list[str]
-    version: int
-    created: float
-    updated: float
-    summarised: int
-    summary: dict[str, Any] | None
-    time_from_phone: bool = False
-    """Whether any of the game's stamps came from a phone's time (``companion.table.clock``)."""
-
-
-def index(store: Store) -> list[IndexRow]:
-    """What the games list needs of every game, oldest first, with no journal read."""
+def index(store: Store) -> list[Entry]:
+    """Every game's list entry (its row, seat names and stored summary), oldest first, with
+    no journal read."""
     seats: dict[str, list[str]] = {}
     for game_id, name in store.db.execute(
         "SELECT game_id, name FROM seats ORDER BY game_id, seat"
@@ -50,7 +31,7 @@ def index(store: Store) -> list[IndexRow]:
         " ORDER BY g.created, g.id"
     ).fetchall()
     return [
-        IndexRow(
+        Entry(
             id=row[0],
             kind=row[1],
             seats=seats.get(row[0], []),

@@ -43,6 +43,14 @@ def stored(data: Path, count: int) -> list[str]:
         ]
 
 
+def by_hand(data: Path, statement: str) -> None:
+    """Change the stopped table's database with one SQL statement."""
+    db = sqlite3.connect(data / DB_NAME)
+    with db:
+        db.execute(statement)
+    db.close()
+
+
 def on_board(table: Table) -> list[str]:
     """The ring-board game's id, if there is one: it is replayed at start-up."""
     game_id = table.board()["game"]
@@ -143,10 +151,7 @@ def test_a_stale_stored_summary_is_worked_out_again(tmp_path: Path) -> None:
         game = table.create_game({"record": ICEHOUSE})
         table.act(game["id"], 1, {"pick": 4})
         listed = table.list_games()
-    db = sqlite3.connect(tmp_path / DB_NAME)
-    with db:
-        db.execute("UPDATE summaries SET version = 1, summary = '{\"over\": true}'")
-    db.close()
+    by_hand(tmp_path, "UPDATE summaries SET version = 1, summary = '{\"over\": true}'")
     with Table(tmp_path) as table:
         assert table.list_games() == listed
         assert table.loaded_games() == [game["id"]]
@@ -156,10 +161,7 @@ def test_a_database_without_summaries_lists_its_games_once_replayed(tmp_path: Pa
     ids = stored(tmp_path, 6)
     with Table(tmp_path) as table:
         listed = table.list_games()
-    db = sqlite3.connect(tmp_path / DB_NAME)
-    with db:
-        db.execute("DELETE FROM summaries")
-    db.close()
+    by_hand(tmp_path, "DELETE FROM summaries")
     with Table(tmp_path) as table:
         assert table.list_games() == listed
         assert table.state.replays == len(ids)

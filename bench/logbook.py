@@ -183,7 +183,8 @@ def pages(data: Path, count: int) -> None:
         client = app.test_client()
         first_page = table.logbook.plays_page(1)
         stored, last = first_page["total"], first_page["pages"]
-        top = table.logbook.players()[0]
+        listed = table.logbook.players_json()[0]  # the player with the most plays
+        top = table.logbook.player(int(str(listed["id"])))
         print(f"   {stored} plays stored ({count} asked), {len(FAMILY)} players;"
               f" the table started in {started:.1f} s")  # fmt: skip
         rows = [

@@ -175,7 +175,7 @@ class Logbook:
         return self._run(lambda db: logbook_stats.abandoned(db, cutoff))
 
     def players(self) -> list[logbook_store.Player]:
-        """Every player, most plays first."""
+        """Every player, by name (:meth:`players_json` has them most plays first)."""
         return self._run(logbook_store.players)
 
     def players_json(self) -> list[dict[str, JSON]]:
@@ -282,4 +282,4 @@ class Logbook:
 
     def known_names(self) -> list[str]:
         """The players' names, most plays first (the new-game form offers them)."""
-        return [found.name for found in self.players()]
+        return [str(found["name"]) for found in self.players_json()]

@@ -310,8 +310,12 @@ def plays_of(db: sqlite3.Connection, player_id: int, newest: int | None = None) 
 
 
 def players(db: sqlite3.Connection) -> list[Player]:
-    """Every player, most plays first, then by name."""
-    return [found for found, _ in players_with_totals(db)]
+    """Every player, by name (``players_with_totals`` lists them most plays first)."""
+    names: dict[int, list[str]] = {}
+    for name, player_id in db.execute("SELECT name, player_id FROM player_names ORDER BY name"):
+        names.setdefault(int(player_id), []).append(str(name))
+    rows = db.execute("SELECT id, name, colour FROM players ORDER BY name COLLATE NOCASE, id")
+    return [_player(row, names.get(int(row[0]), [])) for row in rows]
 
 
 def players_with_totals(db: sqlite3.Connection) -> list[tuple[Player, dict[str, JSON]]]:

@@ -128,7 +128,9 @@ def player(player_id: int) -> str | tuple[str, int]:
             raise RecordError(f"versus: expected a player's number, got {versus[:40]!r}")
         other = book.player(int(versus))
         head = {"other": other.to_json(), **book.head_to_head(player_id, other.id)}
-    players = players_view()
+    players = [
+        {**other.to_json(), "fill": fill(other.colour)} for other in book.players()
+    ]  # the colours and the merge's choices; no totals needed here
     colours = colour_map(players)
     recent = [play_view(play, colours) for play in book.recent(player_id)]
     kinds = {

@@ -177,7 +177,9 @@ def make_backup(data_dir: Path) -> bytes:
                 info.uname = info.gname = ""
                 with path.open("rb") as handle:
                     tar.addfile(info, handle)
-        body = gzip.compress(raw.getvalue(), mtime=0)
+        # Level 6, not gzip's 9: a year of games (7.6 MB) compresses in 0.56 s instead of 1.3 s
+        # here (ten times that on a Zero 2, before the day's first start serves) for 2% more.
+        body = gzip.compress(raw.getvalue(), compresslevel=6, mtime=0)
     header = Header(
         release=release(),
         schema=schema,

@@ -31,7 +31,7 @@ AUTO_CHECKPOINT_PAGES = 4000
 
 OFFSETS_WRITE_SECONDS = 1.0
 """The longest settled ring offsets wait in memory while the table thread is idle."""
-CHECKPOINT_COMMITS = 200
+CHECKPOINT_COMMITS = 500
 """Changes after which the table thread, once idle, copies the WAL into the file."""
 
 

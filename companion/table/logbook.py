@@ -149,6 +149,7 @@ class Logbook:
     def __init__(self, call: Callable[[Callable[[], Any]], Any], store: Callable[[], Store]):
         self._call = call
         self._store = store
+        self._kind_scores = play_series.KindScores()
 
     def _run(self, read: Callable[[sqlite3.Connection], T]) -> T:
         result: T = self._call(lambda: read(self._store().db))
@@ -214,7 +215,11 @@ class Logbook:
 
     def kind_scores(self) -> dict[str, dict[int, int]]:
         """Every seat's score counted per kind, for the history's plots (``play_series``)."""
-        return self._run(play_series.kind_scores)
+        return self._run(self._kind_scores.read)
+
+    def seat_rows(self) -> list[play_series.SeatRow]:
+        """Every seat of every finished play, newest play first, for the files of all plays."""
+        return self._run(play_series.seat_rows)
 
     def recent(self, player_id: int, count: int = 10) -> list[logbook_store.Play]:
         """The player's ``count`` latest plays, newest first."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -34,6 +35,7 @@ from companion.table.adapters import adapter
 from companion.table.adapters.result import Result
 from companion.table.game import iso
 from companion.table.logbook_store import Play
+from companion.table.play_series import SeatRow
 
 SOURCE_NAME: Final = "Mandala Companion"
 """How BG Stats names where the play came from."""
@@ -124,6 +126,31 @@ def from_play(play: Play) -> ExportPlay:
         for seat in play.seats
     )
     return ExportPlay(play.id, play.kind, play.variant, play.started, play.ended, seats)
+
+
+def from_rows(rows: Iterable[SeatRow]) -> list[ExportPlay]:
+    """The plays of the logbook's seat rows (``play_series.seat_rows``: each play's seats
+    together, in order), in the rows' order."""
+    plays = []
+    for _, group in itertools.groupby(rows, key=lambda row: row.game_id):
+        seats = list(group)
+        first = seats[0]
+        plays.append(
+            ExportPlay(
+                first.game_id,
+                first.kind,
+                first.variant,
+                first.started,
+                first.ended,
+                tuple(
+                    ExportSeat(
+                        row.player, f"player-{row.player_id}", row.score, row.rank, row.winner
+                    )
+                    for row in seats
+                ),
+            )
+        )
+    return plays
 
 
 def game_name(kind: str) -> str:

@@ -46,7 +46,7 @@ def finished(game_id: str) -> export.ExportPlay:
 
 def every_play() -> list[export.ExportPlay]:
     """Every finished play, newest first."""
-    return [export.from_play(play) for play in logbook().every_play()]
+    return export.from_rows(logbook().seat_rows())
 
 
 @blueprint.get("/games/<game_id>/bgstats")

@@ -166,3 +166,19 @@ def test_the_historys_first_page_shows_everyones_scores_per_game(
         ),
     ]
     assert "<desc" not in client.get("/history?page=2").get_data(as_text=True)
+
+
+def test_the_historys_score_counts_follow_a_play_finished_and_a_game_deleted(
+    client: FlaskClient, owner: str
+) -> None:
+    def stones_desc() -> str:
+        html = client.get("/history").get_data(as_text=True)
+        found = re.search(r'<desc id="plot-everyone-stones-desc">([^<]*)</desc>', html)
+        return unescape(found.group(1)) if found else ""
+
+    first = imported(client, "stones-06-objectives-tie")
+    assert stones_desc().startswith("Everyone's scores at Mandala Stones: 2 scores,")
+    imported(client, "stones-06-objectives-tie")
+    assert stones_desc().startswith("Everyone's scores at Mandala Stones: 4 scores,")
+    assert client.delete(f"/api/games/{first}").status_code == 200
+    assert stones_desc().startswith("Everyone's scores at Mandala Stones: 2 scores,")

@@ -307,6 +307,7 @@ EOF
     run "$SYSTEMCTL" daemon-reload
     run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" enable "$SERVICE.service"
     run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" enable "$SERVICE-update.path"
+    run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" enable "$SERVICE-update.service"  # at boot
     run "$SYSTEMCTL" restart "$SERVICE.service"
     run "$SYSTEMCTL" restart "$SERVICE-update.path"
 
@@ -327,6 +328,7 @@ uninstall_service() {
         if [ -f "$(at "/etc/systemd/system/$SERVICE-update.path")" ]; then
             run "$SYSTEMCTL" stop "$SERVICE-update.path"
             run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" disable "$SERVICE-update.path"
+            run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" disable "$SERVICE-update.service"
             run rm -f "$(at "/etc/systemd/system/$SERVICE-update.path")" \
                 "$(at "/etc/systemd/system/$SERVICE-update.service")"
         fi

@@ -30,7 +30,9 @@ to ``<data>/updates/status.json`` (:func:`read_status`), which the panel shows: 
 ``installing``, ``updated``, ``rolled-back`` (with why), ``refused`` or ``failed``.
 
 The symlink is only ever switched while the service is stopped, so a running service never
-imports a module of another release. Only the current release and the one before it are kept.
+imports a module of another release. An update cut short (a power cut while ``installing``)
+is finished at the next boot (:func:`resume`): the new release is kept only if it reports
+ready, else the previous one comes back. Only the current release and the one before it are kept.
 """
 
 from __future__ import annotations
@@ -300,7 +302,59 @@ def apply(data_dir: Path, install: Install, service: Service) -> dict[str, Any] 
         f"installing release {header.release}",
         release=header.release,
         previous=running,
+        old=old,
+        new=new,
     )
+    return _settle(
+        data_dir,
+        install,
+        service=service,
+        release=header.release,
+        running=running,
+        targets=(old, new),
+    )
+
+
+def resume(data_dir: Path, install: Install, service: Service) -> dict[str, Any] | None:
+    """Finish an update the box lost power (or the updater died) in the middle of.
+
+    The status still says ``installing``: start what ``current`` should be and keep it only
+    when it reports ready, as :func:`apply` does; else go back. None when there is nothing
+    to finish. ``mandala-update.service`` runs at every boot for this.
+    """
+    status = read_status(data_dir)
+    if status is None or status.get("state") != "installing" or "new" not in status:
+        return None
+    release, running = str(status.get("release")), str(status.get("previous"))
+    new = f"releases/{release}"
+    old = status.get("old")
+    # The status is in the service's directory: trust only release directories that exist.
+    try:
+        release_key(release)
+        release_key(running)
+    except ValueError:
+        return write_status(data_dir, "failed", "the interrupted update's status is damaged")
+    if status["new"] != new or not (install.root / new).is_dir():
+        return write_status(data_dir, "failed", "the interrupted update's status is damaged")
+    kept = isinstance(old, str) and old.startswith("releases/") and old.count("/") == 1
+    if not kept or ".." in str(old) or not (install.root / str(old)).is_dir():
+        old = None
+    return _settle(
+        data_dir, install, service=service, release=release, running=running, targets=(old, new)
+    )
+
+
+def _settle(
+    data_dir: Path,
+    install: Install,
+    *,
+    service: Service,
+    release: str,
+    running: str,
+    targets: tuple[str | None, str],
+) -> dict[str, Any]:
+    """Stop the service, point ``current`` at the new release, start it; keep it or go back."""
+    old, new = targets
     service.run("stop")
     install.point(new)
     if service.start_ready(service.window):
@@ -308,18 +362,12 @@ def apply(data_dir: Path, install: Install, service: Service) -> dict[str, Any] 
         return write_status(
             data_dir,
             "updated",
-            f"updated from release {running} to {header.release}",
-            release=header.release,
+            f"updated from release {running} to {release}",
+            release=release,
             previous=running,
         )
     return _roll_back(
-        data_dir,
-        install,
-        service=service,
-        release=header.release,
-        running=running,
-        old=old,
-        new=new,
+        data_dir, install, service=service, release=release, running=running, old=old, new=new
     )
 
 
@@ -354,7 +402,8 @@ def _roll_back(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m companion.box.update --data DIR --install DIR``: apply a staged update."""
+    """``python -m companion.box.update --data DIR --install DIR``: apply a staged update,
+    or finish one a power cut interrupted."""
     parser = argparse.ArgumentParser(prog="python -m companion.box.update", description=__doc__)
     parser.add_argument("--data", type=Path, required=True, help="the data directory")
     parser.add_argument("--install", type=Path, required=True, help="the install (/opt/mandala)")
@@ -363,7 +412,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     service = Service(unit=args.unit, window=args.window)
     try:
-        status = apply(args.data, Install(args.install), service)
+        install = Install(args.install)
+        status = apply(args.data, install, service) or resume(args.data, install, service)
     except (OSError, ReleaseRefused, UpdateFailed) as error:
         write_status(args.data, "failed", f"the update failed: {error}")
         print(f"mandala-update: {error}", file=sys.stderr)

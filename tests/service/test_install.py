@@ -169,11 +169,13 @@ PIP = ["pip", "install", "--upgrade", "--disable-pip-version-check", "--only-bin
 
 
 def unit_calls(root: Path) -> list[list[str]]:
-    """The service and the updater's path unit: enabled and (re)started."""
+    """The service and the updater's units: enabled (the updater at boot too, to finish an
+    update a power cut interrupted) and (re)started."""
     return [
         ["systemctl", "daemon-reload"],
         ["systemctl", f"--root={root}", "enable", "mandala.service"],
         ["systemctl", f"--root={root}", "enable", "mandala-update.path"],
+        ["systemctl", f"--root={root}", "enable", "mandala-update.service"],
         ["systemctl", "restart", "mandala.service"],
         ["systemctl", "restart", "mandala-update.path"],
     ]
@@ -316,7 +318,7 @@ def test_dry_run_prints_the_same_steps_and_changes_nothing(
         "+ BASE/bin/systemctl restart mandala.service",
         "+ BASE/bin/systemctl restart mandala-update.path",
     ]
-    assert len(steps) == 17
+    assert len(steps) == 18
 
 
 def test_uninstall_keeps_games_config_and_user_and_purge_removes_them(
@@ -335,6 +337,7 @@ def test_uninstall_keeps_games_config_and_user_and_purge_removes_them(
         ["systemctl", f"--root={root}", "disable", "mandala.service"],
         ["systemctl", "stop", "mandala-update.path"],
         ["systemctl", f"--root={root}", "disable", "mandala-update.path"],
+        ["systemctl", f"--root={root}", "disable", "mandala-update.service"],
         ["systemctl", "daemon-reload"],
     ]
     for unit in ("mandala.service", "mandala-update.service", "mandala-update.path"):

@@ -125,6 +125,7 @@ def test_the_path_unit_starts_the_updater_when_the_panel_staged_a_release() -> N
         "--window 60"
     ]
     assert "User" not in updater  # root: it stops and starts mandala.service
+    assert updater["WantedBy"] == ["multi-user.target"]  # at boot: an interrupted update
     assert "Environment" not in updater  # never an uploaded release's code as root
 
 

@@ -198,3 +198,48 @@ def test_the_updater_with_nothing_staged_changes_nothing(box: Box) -> None:
     assert "nothing to install" in done.stderr
     assert box.calls() == ["start mandala.service"]
     assert box.release() == "0.1.0"
+
+
+@pytest.mark.parametrize(("release", "state"), [("0.2.0", "updated"), ("0.3.0", "rolled-back")])
+def test_an_update_a_power_cut_interrupted_is_finished_at_the_next_boot(
+    box: Box, release: str, state: str
+) -> None:
+    """The power went after the updater pointed ``current`` at the new release and before
+    it saw it ready: the state it left is rebuilt here, then the updater runs as it does at
+    boot. A good release is kept; one that exits is replaced by the previous again."""
+    box.stage(release)
+    request = update.take_request(box.data)  # the updater took the request,
+    assert request is not None
+    staged = box.data / "updates" / request["file"]
+    unpack_release(staged.read_bytes(), box.install.releases / release)
+    staged.unlink()
+    update.write_status(
+        box.data, "installing", f"installing release {release}", release=release,
+        previous="0.1.0", old="releases/0.1.0", new=f"releases/{release}",
+    )  # fmt: skip
+    assert box.systemctl("stop", "mandala.service").returncode == 0
+    box.install.point(f"releases/{release}")  # ...switched, and the power went.
+    done = box.updater()
+    status = update.read_status(box.data)
+    assert status is not None
+    assert status["state"] == state, (done.stderr, box.log())
+    if state == "updated":
+        assert box.release() == release
+        assert box.releases() == ["0.1.0", release]
+    else:
+        assert box.release() == "0.1.0"
+        assert os.readlink(box.install.current) == "releases/0.1.0"
+        assert box.releases() == ["0.1.0"]
+
+
+def test_a_damaged_interrupted_status_touches_nothing_outside_the_releases(box: Box) -> None:
+    update.write_status(
+        box.data, "installing", "installing", release="../../x", previous="0.1.0",
+        old="../../data", new="../../data",
+    )  # fmt: skip
+    done = box.updater()
+    assert done.returncode == 1
+    assert update.read_status(box.data)["state"] == "failed"  # type: ignore[index]
+    assert box.data.is_dir()
+    assert os.readlink(box.install.current) == "releases/0.1.0"
+    assert box.calls() == ["start mandala.service"]

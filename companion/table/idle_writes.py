@@ -10,6 +10,11 @@ kernel's write-back takes it to the card). The WAL is copied into the file when 
 idle after :data:`CHECKPOINT_COMMITS` changes, not inside a confirm's commit (SQLite's own
 checkpoint only past :data:`AUTO_CHECKPOINT_PAGES`). The table thread runs
 :meth:`IdleWrites.work` when nothing else waits (``RingBoard.tick``).
+
+Not chosen here: SQLite's ``-shm`` beside the file (the WAL index, memory-mapped) is written
+back by the kernel about every 30 s while the table changes, which makes a slow turn cost
+more bytes than a quick one; ``locking_mode=EXCLUSIVE`` would keep it in memory but lock
+``mandala pair`` and ``mandala backup`` out of a running server's file.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ AUTO_CHECKPOINT_PAGES = 4000
 
 OFFSETS_WRITE_SECONDS = 1.0
 """The longest settled ring offsets wait in memory while the table thread is idle."""
+RETRY_SECONDS = 30.0
+"""How long offsets that could not be written wait before the next try (one log line each)."""
 CHECKPOINT_COMMITS = 500
 """Changes after which the table thread, once idle, copies the WAL into the file."""
 
@@ -63,7 +70,7 @@ class IdleWrites:
         self.offsets: dict[int, int] = {}
         """Settled ring offsets not written yet (ring -> offset)."""
         self.since: float | None = None
-        """When (``time.monotonic()``) the oldest of them came."""
+        """When (``time.monotonic()``) the oldest of them came (moved on when a write failed)."""
         self.commits = 0
         """Changes committed since the last checkpoint."""
 
@@ -92,12 +99,12 @@ class IdleWrites:
 
     def work(self, store: Store, now: float) -> None:
         """Write the offsets kept (unsynced) once due, checkpoint once due; a write that
-        fails is tried again :data:`OFFSETS_WRITE_SECONDS` later."""
+        fails is tried again :data:`RETRY_SECONDS` later."""
         due = self.due_in(now)
         if due is None or due > 0:
             return
         if not self.write(store, synced=False):
-            self.since = now
+            self.since = now + RETRY_SECONDS - OFFSETS_WRITE_SECONDS
         if self.checkpoint_due():
             self.commits = 0
             try:

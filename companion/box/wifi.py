@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
+import logging
 import os
 import secrets
 import subprocess
@@ -47,6 +48,8 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from companion.games.base import MandalaError
+
+log = logging.getLogger(__name__)
 
 NMCLI: Final = "nmcli"
 AP_CONNECTION: Final = "Mandala-AP"
@@ -388,9 +391,17 @@ class Wifi:
                 args += ["password", password]
             self.nmcli.run([*args, "ifname", device], wait=JOIN_WAIT_S)
         except NetworkGone as error:
-            raise NetworkGone(f"no Wi-Fi network {ssid!r} is in reach ({error})") from None
+            log.warning("wifi: joining %r: %s", ssid, error)  # nmcli's words, for the log
+            raise NetworkGone(
+                f"no Wi-Fi network {ssid!r} is in reach; check its name, or bring the box "
+                "closer to its router"
+            ) from None
         except WrongPassword as error:
-            raise WrongPassword(f"{ssid!r} did not take that password: {error}") from None
+            log.warning("wifi: joining %r: %s", ssid, error)
+            raise WrongPassword(
+                f"{ssid!r} did not take that password; check it (capital letters count) "
+                "and try again"
+            ) from None
 
     def forget(self, name: str) -> None:
         """Forget the known network ``name`` (the box no longer joins it).

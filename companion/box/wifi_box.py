@@ -65,9 +65,11 @@ class WifiBox:
 
     def status(self) -> dict[str, Any]:
         """The state, the access point's name and password, what runs and how the last ended."""
-        state = self.state()
         with self._lock:
             doing, last = self._doing, self._last
+        # Read after: a change said to be over is over in the state too (read before, a
+        # change ending meanwhile would show its old state as the final one).
+        state = self.state()
         return {
             **state.to_json(),
             "own_network": self.wifi.access_point().to_json(),
@@ -88,14 +90,13 @@ class WifiBox:
 
     def join_soon(self, ssid: str, password: str | None) -> dict[str, Any]:
         """Start joining ``ssid``; answer what is being done."""
-        was_access_point = self.state().is_access_point
+        before = self.state()
 
         def join() -> str:
             try:
                 self.wifi.join(ssid, password)
             except WifiError:
-                if was_access_point:
-                    self.wifi.open_access_point()  # the phone can come back and read why
+                self._return_to(before)
                 raise
             return f"joined {ssid!r}"
 
@@ -123,6 +124,20 @@ class WifiBox:
             return f"closed {self.wifi.ssid}"
 
         return self._start({"action": "stop_access_point"}, stop)
+
+    def _return_to(self, before: WifiState) -> None:
+        """After a failed join, go back where the box was, so the phone can come back and
+        read why: its own access point, or the network it was on (else its access point)."""
+        if self.wifi.state().connection == before.connection:
+            return  # refused before anything changed (a network not in reach)
+        if before.connection is not None and not before.is_access_point:
+            try:
+                self.wifi.join(before.connection, None)
+                return
+            except WifiError as error:
+                log.warning("wifi: cannot go back to %r: %s", before.connection, error)
+        if before.connection is not None:
+            self.wifi.open_access_point()
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until no change runs; answer whether none does."""

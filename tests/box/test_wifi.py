@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from companion.box.wifi import (
     WrongPassword,
     access_point_password,
     box_id,
+    classify,
     split_terse,
 )
 from tests.box.conftest import MACHINE_ID, StandinNM
@@ -87,24 +89,45 @@ def test_join_a_known_network_without_a_password_brings_its_profile_up(
     assert wifi.state().connection == "Home"
 
 
-def test_wrong_password_is_refused_with_nmcli_s_message_and_nothing_kept(
-    wifi: Wifi, nm: StandinNM
+WRONG = (
+    "'Cabin: upstairs' did not take that password; check it (capital letters count) and try again"
+)
+
+
+def test_wrong_password_exit_4_with_nmcli_s_secrets_message_is_refused_plainly(
+    wifi: Wifi, nm: StandinNM, caplog: pytest.LogCaptureFixture
 ) -> None:
     with pytest.raises(WrongPassword) as caught:
         wifi.join("Cabin: upstairs", "not-it-at-all")
-    assert str(caught.value) == (
-        "'Cabin: upstairs' did not take that password: the password was not accepted "
-        "(Connection activation failed: (7) Secrets were required, but not provided.)"
+    assert str(caught.value) == WRONG
+    assert wifi.state().known == ("Home",)  # nothing kept
+    assert (
+        "the password was not accepted (Connection activation failed: (7) Secrets were "
+        "required, but not provided.)"
+    ) in caplog.text  # nmcli's own words go to the log
+
+
+def test_another_activation_failure_is_a_plain_wifi_error_with_nmcli_s_words() -> None:
+    result = subprocess.CompletedProcess(
+        ["nmcli"],
+        4,
+        "",
+        "Error: Connection activation failed: (5) IP configuration could not be reserved.\n",
     )
-    assert wifi.state().known == ("Home",)
+    error = classify(result)
+    assert type(error) is WifiError
+    assert str(error) == (
+        "Connection activation failed: (5) IP configuration could not be reserved."
+    )
+
+
+GONE = "no Wi-Fi network '{}' is in reach; check its name, or bring the box closer to its router"
 
 
 def test_a_network_gone_is_refused_by_name(wifi: Wifi, nm: StandinNM) -> None:
     with pytest.raises(NetworkGone) as caught:
         wifi.join("Neighbours", "whatever1")
-    assert str(caught.value) == (
-        "no Wi-Fi network 'Neighbours' is in reach (No network with SSID 'Neighbours' found.)"
-    )
+    assert str(caught.value) == GONE.format("Neighbours")
 
 
 def test_a_known_network_out_of_reach_is_gone_too(wifi: Wifi, nm: StandinNM) -> None:
@@ -114,10 +137,7 @@ def test_a_known_network_out_of_reach_is_gone_too(wifi: Wifi, nm: StandinNM) -> 
     )
     with pytest.raises(NetworkGone) as caught:
         wifi.join("Office", None)
-    assert str(caught.value) == (
-        "no Wi-Fi network 'Office' is in reach "
-        "(Connection activation failed: The Wi-Fi network could not be found.)"
-    )
+    assert str(caught.value) == GONE.format("Office")
 
 
 def test_networkmanager_not_running_is_said_plainly(wifi: Wifi, nm: StandinNM) -> None:

@@ -21,6 +21,9 @@ from tests.box.conftest import StandinNM, install_standin, write_machine_id
 from tests.web.conftest import assert_error, pair_owner
 
 FOREIGN = "connectivitycheck.gstatic.com"
+WRONG = (
+    "'Cabin: upstairs' did not take that password; check it (capital letters count) and try again"
+)
 
 
 @pytest.fixture
@@ -156,22 +159,37 @@ def test_a_wrong_password_is_said_and_the_box_opens_its_own_wifi_again(
     state = settled(box_owner, wifi_box)
     assert state["last"]["ok"] is False
     assert state["last"]["error"] == "wrong_password"
-    assert state["last"]["message"] == (
-        "'Cabin: upstairs' did not take that password: the password was not accepted "
-        "(Connection activation failed: (7) Secrets were required, but not provided.)"
-    )
+    assert state["last"]["message"] == WRONG
     assert state["access_point"] is True  # the phone can come back and read why
     assert state["known"] == ["Home"]
 
 
-def test_a_network_gone_is_said_by_name(box_owner: FlaskClient, wifi_box: WifiBox) -> None:
+def test_a_wrong_password_from_a_home_network_goes_back_to_it(
+    box_owner: FlaskClient, wifi_box: WifiBox, nm: StandinNM
+) -> None:
+    answer = box_owner.post(
+        "/api/wifi/join", json={"ssid": "Cabin: upstairs", "password": "wrong-one"}
+    )
+    assert answer.status_code == 202
+    state = settled(box_owner, wifi_box)
+    assert state["last"]["error"] == "wrong_password"
+    assert state["last"]["message"] == WRONG
+    assert state["connection"] == "Home"  # not left on no network at all
+    assert ["-t", "-w", "45", "connection", "up", "id", "Home"] in nm.calls()
+
+
+def test_a_network_gone_is_said_by_name(
+    box_owner: FlaskClient, wifi_box: WifiBox, nm: StandinNM
+) -> None:
     box_owner.post("/api/wifi/join", json={"ssid": "Neighbours", "password": "whatever1"})
     state = settled(box_owner, wifi_box)
     assert state["last"]["error"] == "network_gone"
     assert state["last"]["message"] == (
-        "no Wi-Fi network 'Neighbours' is in reach (No network with SSID 'Neighbours' found.)"
+        "no Wi-Fi network 'Neighbours' is in reach; check its name, or bring the box closer to "
+        "its router"
     )
     assert state["connection"] == "Home"
+    assert not any("up" in call for call in nm.calls())  # Home was never left, nor re-joined
 
 
 def test_networkmanager_not_running_is_said_for_each_action(

@@ -44,7 +44,14 @@
     tell($("wifi-own"), `Its own Wi-Fi is ${own.ssid}, password ${own.password}. A phone that ` +
       `joins it is shown this panel, or open http://${own.address}/.`, "info");
     const outcome = $("wifi-outcome");
-    if (state.doing) tell(outcome, doingText(state.doing), "info");
+    if (state.doing) {
+      // The change says how it goes up here; the networks seen before may be gone after it.
+      tell(outcome, doingText(state.doing), "info");
+      tell($("join-said"), "");
+      tell($("ap-said"), "");
+      $("wifi-networks").replaceChildren();
+      $("scan-said").textContent = "";
+    }
     else if (state.last) tell(outcome, (state.last.ok ? "Done: " : "It did not work: ") + state.last.message + ".", state.last.ok ? "ok" : "error");
     else tell(outcome, "");
     const usable = state.running && !!state.device;
@@ -63,10 +70,19 @@
     if (!known.length) $("known-list").replaceChildren(el("li", {}, el("span", { text: "None yet." })));
   }
 
+  /* Answers may come back out of order: the page shows only the newest asked, and follows
+     one timer while a change runs. */
+  let asked = 0;
+  let shown = 0;
+  let timer = 0;
   async function refresh() {
+    const mine = ++asked;
     const state = await api("GET", "/api/wifi");
+    if (mine < shown) return state;
+    shown = mine;
     show(state);
-    if (state.doing) window.setTimeout(() => refresh().catch(() => {}), 1500);
+    window.clearTimeout(timer);
+    if (state.doing) timer = window.setTimeout(() => refresh().catch(() => {}), 1500);
     return state;
   }
 
@@ -119,7 +135,6 @@
     }
     try {
       await api("POST", "/api/wifi/join", { ssid: chosen.ssid, password: password || null });
-      tell($("join-said"), `Joining ${chosen.ssid}…`, "ok");
       $("wifi-form").hidden = true;
       await refresh();
     } catch (error) {
@@ -130,7 +145,6 @@
   async function accessPoint(open) {
     try {
       await api("POST", "/api/wifi/access-point", { open });
-      tell($("ap-said"), open ? "Opening its own Wi-Fi…" : "Stopping its own Wi-Fi…", "ok");
       await refresh();
     } catch (error) {
       tell($("ap-said"), `Nothing was changed: ${error.message}`);

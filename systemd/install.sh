@@ -28,6 +28,7 @@ PACKAGES=(
     python3-pip
     python3-lgpio      # the pin backend; from Raspberry Pi OS's archive, seen by the venv
     avahi-daemon       # mDNS: the panel answers at http://<hostname>.local/
+    dnsmasq-base       # DHCP and DNS of NetworkManager's shared mode (the box's own Wi-Fi)
 )
 # Nothing is compiled: the Python libraries come from the package index as wheels only.
 PIP_ONLY_WHEELS=(--only-binary=:all:)
@@ -90,6 +91,8 @@ UNIT=/etc/systemd/system/$SERVICE.service
 # starts the one-shot service when the panel writes /var/lib/mandala/updates/request.json.
 UPDATE_UNITS=("$SERVICE-update.service" "$SERVICE-update.path")
 PIO_RULE=/etc/udev/rules.d/60-mandala-pio.rules
+NM_RULE=/etc/polkit-1/rules.d/50-mandala-wifi.rules
+CAPTIVE_DNS=/etc/NetworkManager/dnsmasq-shared.d/mandala-captive.conf
 at() { if [ "$ROOT" = / ]; then printf '%s' "$1"; else printf '%s%s' "$ROOT" "$1"; fi; }
 
 APT_GET=${MANDALA_APT_GET:-apt-get}
@@ -256,6 +259,32 @@ SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"
 RULE
     fi
 
+    say "== Wi-Fi: the service may change it; on its own access point every name is the box"
+    run install -d -m 0755 "$(at /etc/polkit-1/rules.d)" \
+        "$(at /etc/NetworkManager/dnsmasq-shared.d)"
+    write_file "$(at "$NM_RULE")" 0644 <<'RULE'
+// Mandala Companion: the service user may scan, join and forget Wi-Fi networks and open the
+// box's own access point through NetworkManager (companion/box/wifi.py), without a login.
+polkit.addRule(function (action, subject) {
+    var allowed = [
+        "org.freedesktop.NetworkManager.network-control",
+        "org.freedesktop.NetworkManager.settings.modify.system",
+        "org.freedesktop.NetworkManager.wifi.scan",
+        "org.freedesktop.NetworkManager.wifi.share.protected",
+        "org.freedesktop.NetworkManager.enable-disable-wifi"
+    ];
+    if (subject.user == "mandala" && allowed.indexOf(action.id) >= 0) {
+        return polkit.Result.YES;
+    }
+});
+RULE
+    write_file "$(at "$CAPTIVE_DNS")" 0644 <<'DNS'
+# Mandala Companion: while the box is its own access point (NetworkManager's shared mode,
+# 10.42.0.1), every name a phone looks up is the box, so its captive-portal check reaches
+# the panel, which sends it to the Wi-Fi page. Other networks are not affected.
+address=/#/10.42.0.1
+DNS
+
     say "== the config file"
     if [ -f "$(at "$CONFIG")" ]; then
         say "config $CONFIG exists, kept as it is"
@@ -336,9 +365,12 @@ uninstall_service() {
     else
         say "no unit $UNIT"
     fi
-    if [ -f "$(at "$PIO_RULE")" ]; then
-        run rm -f "$(at "$PIO_RULE")"
-    fi
+    local extra_file
+    for extra_file in "$PIO_RULE" "$NM_RULE" "$CAPTIVE_DNS"; do
+        if [ -f "$(at "$extra_file")" ]; then
+            run rm -f "$(at "$extra_file")"
+        fi
+    done
     say "== the program"
     if [ -e "$(at "$PREFIX")" ]; then
         run rm -rf "$(at "$PREFIX")"

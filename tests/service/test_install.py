@@ -164,6 +164,7 @@ PACKAGES = [
     "python3-pip",
     "python3-lgpio",
     "avahi-daemon",
+    "dnsmasq-base",
 ]
 PIP = ["pip", "install", "--upgrade", "--disable-pip-version-check", "--only-binary=:all:"]
 
@@ -318,7 +319,7 @@ def test_dry_run_prints_the_same_steps_and_changes_nothing(
         "+ BASE/bin/systemctl restart mandala.service",
         "+ BASE/bin/systemctl restart mandala-update.path",
     ]
-    assert len(steps) == 18
+    assert len(steps) == 21  # 18, and the Wi-Fi rule, the captive DNS and their folders
 
 
 def test_uninstall_keeps_games_config_and_user_and_purge_removes_them(
@@ -492,3 +493,19 @@ def test_the_pi_extra_brings_gpiod_and_leaves_the_pi5_driver_to_its_own_extra() 
     pi = [req.split(">")[0] for req in extras["optional-dependencies"]["pi"]]
     assert "gpiod" in pi  # Blinka 10's `import board` needs it; its installer is off
     assert "adafruit-blinka-raspberry-pi5-neopixel" not in pi  # aarch64-only, Pi 5 only
+
+
+def test_install_lets_the_service_change_the_wifi_and_its_own_ap_answer_every_name(
+    installer: Installer,
+) -> None:
+    assert installer.run().status == 0
+    rule = installer.path("/etc/polkit-1/rules.d/50-mandala-wifi.rules")
+    dns = installer.path("/etc/NetworkManager/dnsmasq-shared.d/mandala-captive.conf")
+    assert 'subject.user == "mandala"' in rule.read_text()
+    assert '"org.freedesktop.NetworkManager.wifi.share.protected"' in rule.read_text()
+    assert [line for line in dns.read_text().splitlines() if not line.startswith("#")] == [
+        "address=/#/10.42.0.1"
+    ]
+    assert rule.stat().st_mode & 0o777 == 0o644 and dns.stat().st_mode & 0o777 == 0o644
+    assert installer.run("--uninstall").status == 0
+    assert not rule.exists() and not dns.exists()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -48,9 +49,20 @@ def release_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A free port below the kernel's ephemeral range, as a service's fixed port is.
+
+    The service is stopped and started on it several times; a port from the ephemeral range
+    could be taken meanwhile as the local end of any connection on the machine.
+    """
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    while True:
+        port = random.randrange(max(1024, low - 12000), low)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 class Box:

@@ -7,8 +7,8 @@ other game, each with its own seed. A game still running after ``--cap`` turns i
 and counted as a draw (a draw is not a win). Win rates come with 95% Wilson intervals.
 
 Run: ``.venv/bin/python bench/rings_ai.py`` (``--games 400`` by default; ``--only time`` or
-``--only strength``; ``--jobs 2`` plays two games at once, with the same results; long: run it
-with ``nohup ... > log &``).
+``--only strength``; ``--match hard-medium`` plays one pairing; ``--jobs 2`` plays two games
+at once, with the same results; long: run it with ``nohup ... > log &``).
 """
 
 from __future__ import annotations
@@ -173,6 +173,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=("time", "strength"))
     parser.add_argument(
+        "--match",
+        choices=("medium-easy", "hard-medium"),
+        help="play only this pairing (default: both)",
+    )
+    parser.add_argument(
         "--jobs", type=int, default=1, help="games played at once, in worker processes"
     )
     args = parser.parse_args(argv)
@@ -181,10 +186,12 @@ def main(argv: list[str] | None = None) -> None:
         bench_time(args.decisions, args.seed)
     if args.only != "time":
         print(f"strength: {args.games} games per pairing, seats swapped every other game")
-        bench_match("medium", "easy", args.games, args.seed, args.cap, args.jobs)
-        print("  (target: medium wins >= 80%)", flush=True)
-        bench_match("hard", "medium", args.games, args.seed, args.cap, args.jobs)
-        print("  (target: hard wins >= 60%)", flush=True)
+        if args.match != "hard-medium":
+            bench_match("medium", "easy", args.games, args.seed, args.cap, args.jobs)
+            print("  (target: medium wins >= 80%)", flush=True)
+        if args.match != "medium-easy":
+            bench_match("hard", "medium", args.games, args.seed, args.cap, args.jobs)
+            print("  (target: hard wins >= 60%)", flush=True)
 
 
 if __name__ == "__main__":

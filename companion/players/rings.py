@@ -157,6 +157,7 @@ class _Dice:
         self.all_values = (1 << len(self.values)) - 1
         self._allowed: dict[tuple[int, int], int] = {}
         self._weight: dict[int, float] = {}
+        self.unions: dict[tuple[tuple[tuple[int, ...], ...], int], float] = {}
 
     def allowed(self, first: int, second: int) -> int:
         """Return the die values (bits over ``values``) that let a colour's two rings pass.
@@ -354,7 +355,11 @@ def _passable(
 
 def _union_chance(dice: _Dice, candidates: Sequence[Sequence[int]], colours: int) -> float:
     """The chance of the union over candidate spokes (each: the values every other colour
-    allows there), by inclusion and exclusion."""
+    allows there), by inclusion and exclusion; each answer kept."""
+    key = (tuple(tuple(c) for c in candidates), colours)
+    found = dice.unions.get(key)
+    if found is not None:
+        return found
     weight = dice.weight
     union = 0.0
     for subset in range(1, 1 << len(candidates)):
@@ -368,6 +373,7 @@ def _union_chance(dice: _Dice, candidates: Sequence[Sequence[int]], colours: int
             if joint == 0.0:
                 break
         union += joint if len(chosen) % 2 else -joint
+    dice.unions[key] = union
     return union
 
 

@@ -927,11 +927,7 @@ class _Mover:
             ((ring, slot, ring * spokes + slot) for who, ring, slot in state.pegs if who == mover),
             reverse=True,
         )
-        self.bases = [
-            ctx.board.corners[corner]
-            for index, corner in enumerate(state.bases(mover))
-            if state.waiting[mover][index]
-        ]
+        self.bases = _waiting_bases(ctx, state, mover)
         self.to_win = rings.WINNING_SCORE - state.scores[mover]
         self.locked = rings.locked_rings(state)
 

@@ -93,23 +93,23 @@ class RingTurner:
 
         :raises RequestError: when the pin map has no such button.
         """
-        if name not in self._buttons:
-            wired = ", ".join(self._buttons) or "none"
-            raise RequestError(f"no {name!r} button in the pin map (wired: {wired})")
-        pin, lock = self._buttons[name]
+        pin, lock = self._button(name)
         with lock:
             pin.drive_low()
             pin.drive_high()
+
+    def _button(self, name: str) -> tuple[Any, threading.Lock]:
+        if name not in self._buttons:
+            wired = ", ".join(self._buttons) or "none"
+            raise RequestError(f"no {name!r} button in the pin map (wired: {wired})")
+        return self._buttons[name]
 
     def hold(self, name: str, seconds: float) -> None:
         """Hold the button ``name`` down for ``seconds`` (this thread waits), then let go.
 
         :raises RequestError: when the pin map has no such button.
         """
-        if name not in self._buttons:
-            wired = ", ".join(self._buttons) or "none"
-            raise RequestError(f"no {name!r} button in the pin map (wired: {wired})")
-        pin, lock = self._buttons[name]
+        pin, lock = self._button(name)
         with lock:
             pin.drive_low()
             try:

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from companion.cli import main
+from tests.box.conftest import machine_id, nm  # noqa: F401 -- the stand-in nmcli, everywhere
 from tests.firmware.lgpio_standin import lgpio_kernel  # noqa: F401 -- for every test folder
 
 ROOT = Path(__file__).resolve().parent.parent

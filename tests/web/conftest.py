@@ -163,14 +163,14 @@ def emulated_owner(emulated_client: FlaskClient, data_dir: Path) -> str:
     return pair_owner(emulated_client, data_dir)
 
 
-def serving(table: Table, config: dict[str, Any]) -> Iterator[str]:
-    """Serve the panel of ``table`` on ``mandala serve``'s waitress server (a free port, a
-    thread) until the generator is closed; yield its base URL."""
+def serving(table: Table, config: dict[str, Any], wifi: Any = None) -> Iterator[str]:
+    """Serve the panel of ``table`` (and ``wifi``) on ``mandala serve``'s waitress server (a
+    free port, a thread) until the generator is closed; yield its base URL."""
     import threading
 
     from companion.serve import make_server, stop_server
 
-    app = create_app(config, table=table, diagnostics=PanelDoctor())
+    app = create_app(config, table=table, diagnostics=PanelDoctor(), wifi=wifi)
     httpd: Any = make_server(app, "127.0.0.1", 0)
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()

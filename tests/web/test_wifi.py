@@ -17,23 +17,13 @@ from companion.doctor.panel import PanelDoctor
 from companion.table import Table
 from companion.web import create_app
 from companion.web.api_wifi import PROBES
-from tests.box.conftest import StandinNM, install_standin, write_machine_id
+from tests.box.conftest import StandinNM
 from tests.web.conftest import assert_error, pair_owner
 
 FOREIGN = "connectivitycheck.gstatic.com"
 WRONG = (
     "'Cabin: upstairs' did not take that password; check it (capital letters count) and try again"
 )
-
-
-@pytest.fixture
-def nm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> StandinNM:
-    return install_standin(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def machine_id(tmp_path: Path) -> Path:
-    return write_machine_id(tmp_path)
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ look for networks, a wrong password said next to the page's status, join, be its
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,32 +11,20 @@ import pytest
 
 from companion.box.wifi import Wifi
 from companion.box.wifi_box import WifiBox
-from companion.serve import make_server, stop_server
 from companion.table import Table
-from companion.web import create_app
-from tests.box.conftest import StandinNM, install_standin, write_machine_id
+from tests.box.conftest import StandinNM
 from tests.web.browser import as_owner, phone, shot
+from tests.web.conftest import serving
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def nm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> StandinNM:
-    return install_standin(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def served(nm: StandinNM, tmp_path: Path) -> Iterator[str]:
+def served(nm: StandinNM, tmp_path: Path, machine_id: Path) -> Iterator[str]:
     data = tmp_path / "data"
-    box = WifiBox(Wifi(data, machine_id=write_machine_id(tmp_path)))
     with Table(data, None, data / "boards") as table:
-        app = create_app({"BOARDS_DIR": data / "boards"}, table=table, wifi=box)
-        httpd: Any = make_server(app, "127.0.0.1", 0)
-        thread = threading.Thread(target=httpd.run, daemon=True)
-        thread.start()
-        yield f"http://127.0.0.1:{httpd.effective_port}"
-        stop_server(httpd, table)
-        thread.join(timeout=5)
+        box = WifiBox(Wifi(data, machine_id=machine_id))
+        yield from serving(table, {"BOARDS_DIR": data / "boards"}, box)
 
 
 @pytest.mark.parametrize(("view", "size"), [("phone", (360, 740)), ("tablet", (1024, 768))])

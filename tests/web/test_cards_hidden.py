@@ -42,6 +42,10 @@ SEATS = ["Ann", "Bo"]
 SKIPPED_GET_RULES = {"/static/<path:filename>", "/api/boards/<name>", "/api/events"}
 """GET routes not requested per step: static files, a named ring board, and the stream
 (checked on its own, per subscriber)."""
+ARGUMENTS = {"game_id": "", "player_id": "1", "other": "2"}
+"""What each GET route's placeholders are filled with: the game, and the logbook's first two
+players (the game's first seats, so a player's page speaks of this game's people)."""
+PLACEHOLDER = re.compile(r"<(?:\w+:)?(\w+)>")
 
 
 def policy(state: cards.State, step: int) -> cards.Action:
@@ -238,11 +242,12 @@ class Phone:
 
 def get_paths(app: Flask, game_id: str) -> list[str]:
     paths = []
+    values = {**ARGUMENTS, "game_id": game_id}
     for rule in app.url_map.iter_rules():
         if "GET" not in (rule.methods or set()) or rule.rule in SKIPPED_GET_RULES:
             continue
-        assert set(rule.arguments) <= {"game_id"}, f"a new GET route to check: {rule.rule}"
-        paths.append(rule.rule.replace("<game_id>", game_id))
+        assert set(rule.arguments) <= set(ARGUMENTS), f"a new GET route to check: {rule.rule}"
+        paths.append(PLACEHOLDER.sub(lambda m: values[m.group(1)], rule.rule))
     return paths
 
 

@@ -188,7 +188,15 @@ def test_the_inputs_that_once_gave_500s_are_400_on_every_route_that_takes_a_body
     client = emulated_client
     owner = {"X-Owner-Token": pair_owner(client, data_dir)}
     game_id = client.post("/api/games", json=NEW_RINGS_GAME).get_json()["id"]
-    values = {"game_id": game_id, "ring": "0", "seat": "0", "name": "done", "owner_id": "x"}
+    values = {
+        "game_id": game_id,
+        "ring": "0",
+        "seat": "0",
+        "name": "done",
+        "owner_id": "x",
+        "player_id": "1",
+        "other": "2",
+    }
     app = client.application
     rules = [
         (rule.rule, method)

@@ -153,8 +153,9 @@ class Hub:
             targets = list(self._subscriptions)
         if not targets:
             return
+        render = _renderer(item)
         for subscription in targets:
-            subscription.put(_renderer(item), self._snapshot)
+            subscription.put(render, self._snapshot)
 
     def count(self) -> int:
         """How many streams are open."""

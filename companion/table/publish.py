@@ -1,20 +1,21 @@
 """What the phones are told: a game's view, the live turn and LED frame worked out again,
 the state a new stream starts with, and the changes and warnings sent to every stream.
 
-The streams get changes, not whole games: a new stream starts with the whole state once; a
-changed game goes out as a ``game`` item whose ``state`` has no ``log`` and whose ``log`` is
-``{"base", "from", "entries"}`` (keep the first ``from`` entries of the log held at any
-version from ``base`` on, then add ``entries``); a ring move sends the board, the LED frame
-and a ``live`` item with only the keys of the state the rings change (:meth:`live_keys`).
-Every view and item carries ``seq``, the number of the last game or live item published, so
-a phone can tell which of an answer and an item is newer at the same ``version``.
+The streams get changes, not whole games (``companion.table.told`` keeps what they were
+told): a new stream starts with the whole state once; a changed game goes out as a ``game``
+item whose ``state`` has no ``log`` and whose ``log`` is ``{"base", "from", "entries"}``
+(keep the first ``from`` entries of the log held at any version from ``base`` on, then add
+``entries``); a ring move sends the LED frame, a ``live`` item and a ``board`` item, each of
+the last two ``{"seq", "base", "changes"}``: the ``[path, value]`` steps
+(``companion.table.patch``) from the game's state or the board view numbered ``base`` (None:
+the steps set every key). Every view of a game or of the board carries its ``seq``, so a
+phone can tell which of an answer and an item is newer at the same ``version``.
 
 Table thread only (``companion.table.table`` owns the :class:`Publisher`).
 """
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from companion.games.base import JSON
@@ -26,6 +27,7 @@ from companion.table.hub import Hub
 from companion.table.ringboard import RingBoard
 from companion.table.seats import Viewer
 from companion.table.state import TableState
+from companion.table.told import Told
 
 
 class Publisher:
@@ -46,16 +48,14 @@ class Publisher:
         self.companion = companion
         self.announced: list[str] = []
         """The warnings the phones were last told."""
-        self.seq = 0
-        """The number of the last ``game`` or ``live`` item published."""
-        self.logged: dict[str, tuple[weakref.ref[Game], int, int]] = {}
-        """Per game id: the game, its version and its log's length when a view was last made."""
+        self.told = Told()
+        """What the streams were last told (what the next items change)."""
 
     def view(self, game: Game, viewer: Viewer | None = None) -> dict[str, JSON]:
         """``{"id", "kind", "version", "seq", "state"}`` of ``game`` as ``viewer`` may see it."""
         view = self.view_without_log(game, viewer)
         view["state"]["log"] = log_entries(game, 0)
-        self.remember(game)
+        self.told.seen(game)
         return view
 
     def view_without_log(self, game: Game, viewer: Viewer | None = None) -> dict[str, Any]:
@@ -76,7 +76,7 @@ class Publisher:
             "id": game.id,
             "kind": game.kind,
             "version": game.version,
-            "seq": self.seq,
+            "seq": self.told.game_seq(game),
             "state": state,
         }
 
@@ -95,8 +95,18 @@ class Publisher:
         return keys
 
     def board_view(self) -> dict[str, JSON]:
-        """The rings as sensed, the LED frame, whether emulated and which game is on."""
-        return self.ring_board.view(self.state.active)
+        """The rings as sensed, the LED frame, whether emulated, which game is on, ``seq``."""
+        return {**self.sensed_board(), "seq": self.told.board_seq}
+
+    def sensed_board(self) -> dict[str, Any]:
+        """The board view without its ``seq``, each ring's last movement to the millisecond:
+        worked out again from the monotonic clock at every view, it would otherwise differ
+        in its last digits each time, and every ring's would go out as a change."""
+        board: dict[str, Any] = self.ring_board.view(self.state.active)
+        for ring in board["rings"]:
+            if ring["last_movement"] is not None:
+                ring["last_movement"] = round(ring["last_movement"], 3)
+        return board
 
     def snapshot(self, viewer: Viewer | None = None) -> dict[str, JSON]:
         """The state a new stream starts with, as ``viewer`` may see it."""
@@ -123,11 +133,12 @@ class Publisher:
         )
         changed = self.show(publish=publish)
         if not publish or self.hub.count() == 0:
+            self.told.forget()  # no stream heard of this: the next items are whole
             return
         if game is not None and game.id != game_published and (board_changed or changed):
             self.publish_live(game)
         if board_changed:
-            self.hub.publish({"type": "board", "board": self.board_view()})
+            self.hub.publish({"type": "board", **self.told.board_item(self.sensed_board())})
 
     def after_rings(self) -> None:
         """The rings moved (a burst of sensor reports taken): re-sync, live turn, LEDs."""
@@ -178,10 +189,13 @@ class Publisher:
         """
         self.refresh(game_published=game.id)
         if not self.hub.count():
-            self.remember(game)
+            self.told.seen(game)
+            self.told.forget()
         else:
-            log = self.log_change(game)
-            self.seq += 1
+            base, start = self.told.log_change(game)
+            log = {"base": base, "from": start, "entries": log_entries(game, start)}
+            ring_board = adapter(game.kind).ring_board and game.error is None
+            self.told.game_item(game, self.live_keys(game) if ring_board else None)
 
             def item(viewer: Viewer | None) -> dict[str, JSON]:
                 return {"type": "game", **self.view_without_log(game, viewer), "log": log}
@@ -193,37 +207,8 @@ class Publisher:
         """Send every stream what the rings changed of ``game`` (its view's :meth:`live_keys`)."""
         if game.error is not None:
             return
-        self.seq += 1
-        self.hub.publish(
-            {
-                "type": "live",
-                "id": game.id,
-                "kind": game.kind,
-                "version": game.version,
-                "seq": self.seq,
-                "state": self.live_keys(game),
-            }
-        )
-
-    def log_change(self, game: Game) -> dict[str, JSON]:
-        """How the log changed since a view of ``game`` was last made: ``{"base", "from",
-        "entries"}`` (the whole log, from 0, when that is not known)."""
-        length = len(game.actions)
-        known = self.logged.get(game.id)
-        self.remember(game)
-        if known is not None and known[0]() is game and game.version - known[1] in (0, 1):
-            # One step at most since: an action adds an entry, an undo takes the last away.
-            start = min(known[2], length)
-            return {"base": known[1], "from": start, "entries": log_entries(game, start)}
-        return {"base": 0, "from": 0, "entries": log_entries(game, 0)}
-
-    def remember(self, game: Game) -> None:
-        """Note the game's version and log length (what the next :meth:`log_change` is from)."""
-        self.logged.pop(game.id, None)
-        self.logged[game.id] = (weakref.ref(game), game.version, len(game.actions))
-        if len(self.logged) > MAX_LOGGED:  # forget the games least recently seen
-            for key in list(self.logged)[: MAX_LOGGED // 2]:
-                del self.logged[key]
+        item = {"type": "live", "id": game.id, "kind": game.kind, "version": game.version}
+        self.hub.publish({**item, **self.told.live_item(game, self.live_keys(game))})
 
     def publish_games(self) -> None:
         """Send every stream the games list."""
@@ -236,10 +221,6 @@ class Publisher:
         if banner != self.announced and self.hub.count():
             self.hub.publish({"type": "warnings", "banner": list(banner)})
         self.announced = banner
-
-
-MAX_LOGGED = 256
-"""How many games' log lengths are kept (one forgotten gets its whole log sent once)."""
 
 
 def log_entries(game: Game, start: int) -> list[JSON]:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from companion.table import Conflict, Subscription, Table
-from companion.table.hub import BACKLOG, MAX_SUBSCRIBERS
+from companion.table.hub import BACKLOG, MAX_SUBSCRIBERS, Hub
 from tests.conftest import SPEC_EXAMPLES
-from tests.stream import put_together
+from tests.stream import follow, put_together
 from tests.table.conftest import NO_DICE, TWO_SEATS, settled_at, turn_ring
 
 ICEHOUSE = json.loads((SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json").read_text())
@@ -76,18 +76,14 @@ def test_a_ring_turn_sends_the_board_the_leds_and_the_live_turn(rings_table: Tab
     items = drain(subscription)
     kinds = {item["type"] for item in items}
     assert kinds == {"live", "board", "leds"}  # the rings change the live turn, not the game
-    boards = [item["board"] for item in items if item["type"] == "board"]
-    assert boards[-1]["offsets"] == [1] + [0] * 9
-    assert boards[-1]["rings"][0]["settled"] is True
-    leds = [item["leds"] for item in items if item["type"] == "leds"]
-    assert leds[-1] == rings_table.board()["leds"]
-    lives = [item for item in items if item["type"] == "live"]
-    assert lives[-1]["state"]["live"]["rings"][0]["sensed"] == 1
-    held = first["game"]
-    for item in lives:
-        held = put_together(held, item)
-        assert held is not None
-    assert held == rings_table.get_game(game["id"])
+    # Changes only, which add up to the game and the board as they stand.
+    view, board = follow(first["game"], first["board"], items)
+    assert view is not None and view["state"]["live"]["rings"][0]["sensed"] == 1
+    assert view == rings_table.get_game(game["id"])
+    assert board["offsets"] == [1] + [0] * 9
+    assert board["rings"][0]["settled"] is True
+    assert board == rings_table.board()
+    assert all(len(item["changes"]) < 10 for item in items if item["type"] == "board")
 
 
 def test_too_many_subscribers_is_a_conflict(table: Table) -> None:
@@ -192,3 +188,23 @@ def test_closing_every_stream_ends_them_and_opens_no_more(table: Table) -> None:
     with pytest.raises(Conflict) as refused:
         table.subscribe()
     assert str(refused.value) == "the companion is stopping; reconnect in a moment"
+
+
+def test_each_item_is_serialised_once_however_many_phones_read_it() -> None:
+    hub = Hub(lambda viewer: {"type": "state"})
+    phones = [hub.subscribe({"type": "state"}, viewer) for viewer in ("ann", "ann", None, None)]
+    assert all(phone.next(timeout=1) is not None for phone in phones)
+    calls: list[str | None] = []
+
+    def per_viewer(viewer: str | None) -> dict[str, Any]:
+        calls.append(viewer)
+        return {"type": "game", "for": viewer}
+
+    hub.publish(per_viewer)
+    hub.publish({"type": "games"})
+    sent = [(phone.next(timeout=1), phone.next(timeout=1)) for phone in phones]
+    assert sorted(calls, key=str) == [None, "ann"]  # once per distinct viewer
+    assert sent[0][0] is sent[1][0] and sent[2][0] is sent[3][0]
+    assert sent[0][0] is not None and sent[0][0].text == '{"type":"game","for":"ann"}'
+    assert sent[2][0] is not None and sent[2][0].item == {"type": "game", "for": None}
+    assert all(games is sent[0][1] for _, games in sent)  # one message for everybody

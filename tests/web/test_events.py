@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
+from tests.stream import follow
 from tests.web.conftest import NEW_RINGS_GAME, is_error_format
 
 
@@ -103,15 +104,15 @@ def test_a_ring_turn_reaches_a_connected_client_as_board_and_live_turn(server: s
     status, game = post(server, "/api/games", NEW_RINGS_GAME)
     assert status == 201
     with stream(server) as events:
-        events.next_item()
+        first = events.next_item()
         post(server, "/api/emulator/rings/3/turn", {"detents": 2})
-        live = events.wait_for(
-            lambda i: i["type"] == "live" and i["state"]["live"]["rings"][3]["sensed"] == 2
-        )
-        board = events.wait_for(lambda i: i["type"] == "board" and i["board"]["offsets"][3] == 2)
-    assert board["board"]["offsets"] == [0, 0, 0, 2, 0, 0, 0, 0, 0, 0]
-    assert live["id"] == game["id"]
-    assert live["version"] == game["version"]
+        items, view, board = [], first["game"], first["board"]
+        while board["offsets"][3] != 2 or view["state"]["live"]["rings"][3]["sensed"] != 2:
+            items.append(events.next_item())
+            view, board = follow(view, board, items[-1:])
+    assert board["offsets"] == [0, 0, 0, 2, 0, 0, 0, 0, 0, 0]
+    live = [item for item in items if item["type"] == "live"]
+    assert live and live[-1]["id"] == game["id"] and live[-1]["version"] == game["version"]
 
 
 def test_a_reconnecting_client_gets_the_current_state_first(server: str) -> None:

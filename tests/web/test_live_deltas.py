@@ -16,7 +16,7 @@ import pytest
 
 from bench.long_game import long_record
 from companion.table import Table
-from tests.stream import put_together
+from tests.stream import follow, put_together
 from tests.web.conftest import NEW_RINGS_GAME
 from tests.web.test_events import Stream, post, stream
 
@@ -53,43 +53,72 @@ def until(events: Stream, wanted: Any) -> tuple[list[dict[str, Any]], int]:
             return items, size
 
 
-def ring_settled_at(ring: int, offset: int) -> Any:
-    def check(item: dict[str, Any]) -> bool:
-        if item["type"] != "board":
-            return False
-        sensed = item["board"]
-        return bool(sensed["offsets"][ring] == offset and sensed["rings"][ring]["settled"])
+class Phone:
+    """One ``/api/events`` reader that keeps the board game and the board as the stream's
+    changes make them."""
 
-    return check
+    def __init__(self, events: Stream) -> None:
+        self.events = events
+        self.first, _ = read_item(events)
+        assert self.first["type"] == "state"
+        self.board: dict[str, Any] = self.first["board"]
+        self.view: dict[str, Any] | None = self.first["game"]
 
+    def turn(self, base: str, ring: int, detents: int) -> tuple[list[dict[str, Any]], int]:
+        """Turn ``ring`` on the emulator; the items (and bytes) until this phone has it
+        settled there."""
+        target = (self.board["offsets"][ring] + detents) % 16
+        status, _ = post(base, f"/api/emulator/rings/{ring}/turn", {"detents": detents})
+        assert status == 200
 
-def turn(base: str, events: Stream, ring: int, detents: int) -> tuple[list[dict[str, Any]], int]:
-    """Turn ``ring`` on the emulator; the items (and bytes) until it has settled there."""
-    target = (get(base, "/api/board")["offsets"][ring] + detents) % 16
-    status, _ = post(base, f"/api/emulator/rings/{ring}/turn", {"detents": detents})
-    assert status == 200
-    return until(events, ring_settled_at(ring, target))
+        def settled(item: dict[str, Any]) -> bool:
+            self.view, self.board = follow(self.view, self.board, [item])
+            ring_now = self.board["rings"][ring]
+            return bool(self.board["offsets"][ring] == target and ring_now["settled"])
 
+        return until(self.events, settled)
 
-def board_to_game(base: str, events: Stream, offsets: list[int]) -> None:
-    """Turn each emulated ring to the game's offset (the re-sync after an import is done)."""
-    for ring, offset in enumerate(offsets):
-        if offset:
-            turn(base, events, ring, offset)
+    def board_to_game(self, base: str, offsets: list[int]) -> None:
+        """Turn each emulated ring to the game's offset (the re-sync after an import)."""
+        for ring, offset in enumerate(offsets):
+            if offset:
+                self.turn(base, ring, offset)
 
 
 def put_all_together(held: dict[str, Any], items: list[dict[str, Any]]) -> dict[str, Any]:
-    for item in items:
-        if item["type"] in ("game", "live") and item["id"] == held["id"]:
-            merged = put_together(held, item)
-            assert merged is not None, f"a change was missed before {item}"
-            held = merged
-    return held
+    view, _ = follow(held, {"seq": None}, [item for item in items if item["type"] != "board"])
+    assert view is not None
+    return view
 
 
 @pytest.fixture(scope="module")
 def long_game() -> dict[str, Any]:
     return {"record": long_record(LONG)}
+
+
+def test_a_ring_move_sends_each_phone_under_2_kb_in_a_game_of_hundreds_of_turns(
+    server: str, emulated_table: Table, long_game: dict[str, Any]
+) -> None:
+    game = emulated_table.create_game(long_game)  # an import: the owner's, below the panel
+    assert game["state"]["turns"] == LONG
+    with stream(server) as events:
+        phone = Phone(events)
+        first = phone.first
+        phone.board_to_game(server, game["state"]["offsets"])
+        sizes, seen = [], []
+        for ring, detents in [(0, 1), (0, -1), (5, 1), (5, -1), (9, -1), (9, 1)]:
+            items, size = phone.turn(server, ring, detents)
+            sizes.append(size)
+            seen.extend(items)
+    assert max(sizes) < 2048, sizes
+    assert {item["type"] for item in seen} <= {"board", "leds", "live"}
+    assert any(item["type"] == "live" for item in seen)
+    # The changes add up to the game and the board as they stand, 300 log entries included.
+    whole = get(server, f"/api/games/{game['id']}")
+    assert first["game"]["state"]["log"] == whole["state"]["log"]
+    assert len(whole["state"]["log"]) == LONG
+    assert phone.view == whole
+    assert phone.board == get(server, "/api/board")
 
 
 def test_a_phone_that_connects_mid_game_gets_the_whole_state_once_then_changes(
@@ -98,10 +127,10 @@ def test_a_phone_that_connects_mid_game_gets_the_whole_state_once_then_changes(
     game = emulated_table.create_game(long_game)
     path = f"/api/games/{game['id']}"
     with stream(server) as events:
-        first, _ = read_item(events)
-        assert first["type"] == "state"
+        phone = Phone(events)
+        first = phone.first
         assert first["game"] == get(server, path)  # the whole game, its whole log
-        board_to_game(server, events, game["state"]["offsets"])
+        phone.board_to_game(server, game["state"]["offsets"])
         version = get(server, path)["version"]
         for action in ({"dice": NO_DICE}, {"confirm": True}):
             status, answer = post(server, path + "/actions", {"version": version, "action": action})
@@ -111,7 +140,8 @@ def test_a_phone_that_connects_mid_game_gets_the_whole_state_once_then_changes(
     games = [item for item in items if item["type"] == "game"]
     assert [len(item["log"]["entries"]) for item in games] == [0, 1]  # the dice; the turn
     assert all("log" not in item["state"] for item in games)
-    assert put_all_together(first["game"], items) == get(server, path)
+    assert phone.view is not None
+    assert put_all_together(phone.view, items) == get(server, path)
 
 
 def test_log_entries_arrive_in_order_and_an_undo_takes_the_last_away(server: str) -> None:

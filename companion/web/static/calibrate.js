@@ -85,11 +85,22 @@
     }
   });
 
+  const reload = Panel.coalesce(async () => {
+    sensed = await api("GET", "/api/board");
+    draw();
+  });
   live((item) => {
-    if ((item.type === "board" || item.type === "state") && item.board) {
+    if (item.type === "state" && item.board) {
       sensed = item.board;
       draw();
-    } else if (item.type === "leds" && item.leds) Emulator.drawLeds(item.leds);
+    } else if (item.type === "board") {
+      const board = Panel.mergeBoard(sensed, item);  // null: a change was missed
+      if (board === null) reload();
+      else { sensed = board; draw(); }
+    } else if (item.type === "leds" && item.leds) {
+      sensed = Object.assign({}, sensed, { leds: item.leds });
+      Emulator.drawLeds(item.leds);
+    }
   });
   draw();
 })();

@@ -187,15 +187,28 @@
     }
   });
 
+  let board = data.board;  // as sensed: the page's, then the stream's
+  const refetchBoard = coalesce(async () => {
+    board = await api("GET", "/api/board");
+    Emulator.render(board);
+  });
   live((item) => {
-    if ((item.type === "board" || item.type === "state") && item.board) {
-      Emulator.render(item.board);
+    if (item.type === "state" && item.board) {
+      board = item.board;
+      Emulator.render(board);
       refresh();
-    } else if (item.type === "leds" && item.leds) Emulator.drawLeds(item.leds);
+    } else if (item.type === "board") {
+      board = Panel.mergeBoard(board, item);  // null: a change was missed
+      if (board === null) refetchBoard(); else Emulator.render(board);
+      refresh();
+    } else if (item.type === "leds" && item.leds) {
+      board = board && Object.assign({}, board, { leds: item.leds });
+      Emulator.drawLeds(item.leds);
+    }
   });
   buildRoles();
   drawChecks(data.checks);
   draw(data);
-  Emulator.render(data.board);
+  Emulator.render(board);
   window.setInterval(refresh, 1000);
 })();

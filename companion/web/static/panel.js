@@ -186,21 +186,43 @@ const Panel = (() => {
     return a.version < b.version || (a.version === b.version && (a.seq || 0) < (b.seq || 0));
   }
 
+  /* ``value`` with a stream item's ``changes`` applied: each ``[path, new]`` step puts
+     ``new`` at the path of keys and indexes (companion/table/patch.py); ``value`` is kept. */
+  function patched(value, changes) {
+    const put = (at, path, i, now) => {
+      if (i === path.length) return now;
+      const copy = Array.isArray(at) ? at.slice() : { ...at };
+      copy[path[i]] = put(at[path[i]], path, i + 1, now);
+      return copy;
+    };
+    return changes.reduce((held, [path, now]) => put(held, path, 0, now), value);
+  }
+
   /* A stream's "game" or "live" item put together with ``view``, the game the page holds:
      the stream sends changes (a changed game's log as the entries added since, a ring move's
-     live keys only). Answers the new whole view; ``view`` itself when the item is not newer;
-     null when the page missed a change and must fetch the game. */
+     changes to the live turn). Answers the new whole view; ``view`` itself when the item is
+     not newer; null when the page missed a change and must fetch the game. */
   function merge(view, item) {
     if (!isOlder(view, item)) return view;
     if (item.type === "live") {
-      if (item.version !== view.version) return null;
-      return { ...view, seq: item.seq, state: { ...view.state, ...item.state } };
+      if (item.version !== view.version || (item.base !== null && item.base !== view.seq)) {
+        return null;
+      }
+      return { ...view, seq: item.seq, state: patched(view.state, item.changes) };
     }
     const log = item.log;
     const held = (view.state && view.state.log) || [];
     if (!log || view.version < log.base || held.length < log.from) return null;
     return { id: item.id, kind: item.kind, version: item.version, seq: item.seq,
       state: { ...item.state, log: held.slice(0, log.from).concat(log.entries) } };
+  }
+
+  /* A stream's "board" item (the changes since the board numbered ``base``) put together with
+     ``board``, the one the page holds (its LED frame comes in "leds" items): the new board,
+     or null when the page missed a change and must fetch the board. */
+  function mergeBoard(board, item) {
+    if (!board || (item.base !== null && item.base !== board.seq)) return null;
+    return { ...patched(board, item.changes), seq: item.seq };
   }
 
   /* Run ``task`` at most once at a time; calls while it runs coalesce into one more run. */
@@ -234,7 +256,7 @@ const Panel = (() => {
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
   return { page, data, el, svg, say, sayError, api, send, phoneTime, download, live, coalesce, letter, playerDot,
-    playerFill, plain, isOlder, merge };
+    playerFill, plain, isOlder, merge, mergeBoard };
 })();
 
 /* A picture that scrolls sideways in its own box on a phone starts at its middle. */

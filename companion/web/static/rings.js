@@ -463,8 +463,10 @@
       const view = Panel.merge(game, item);  // null: a change was missed
       if (view === null) refreshGame();
       else if (view !== game && takeGame(view)) drawAll();
-    } else if (item.type === "board" && item.board) {
-      sensed = item.board;
+    } else if (item.type === "board") {
+      const board = Panel.mergeBoard(sensed, item);  // null: a change was missed
+      if (board === null) { refreshAll(); return; }
+      sensed = board;
       drawAll();
     } else if (item.type === "leds" && item.leds) {
       sensed = Object.assign({}, sensed, { leds: item.leds });

@@ -26,8 +26,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from bench import zero2  # noqa: E402
+import zero2  # noqa: E402
+
 from companion.games import rings  # noqa: E402
 from companion.players import rings as players  # noqa: E402
 

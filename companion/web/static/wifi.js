@@ -28,10 +28,15 @@
     return "The box is on no Wi-Fi now.";
   }
 
+  // The panel's address on another host name, by this page's own scheme and port.
+  function here(host) {
+    return `${location.protocol}//${host}${location.port ? ":" + location.port : ""}`;
+  }
+
   function doingText(doing) {
     if (doing.action === "join") {
       return `Joining ${doing.ssid}… This phone may lose the box now: join ${doing.ssid} on ` +
-        `this phone too, then open http://${data.hostname}.local/wifi. If the box cannot join, ` +
+        `this phone too, then open ${here(data.hostname + ".local")}/wifi. If the box cannot join, ` +
         "it opens its own Wi-Fi again.";
     }
     if (doing.action === "access_point") return "Opening the box's own Wi-Fi… This phone may lose the box for a moment.";
@@ -42,7 +47,7 @@
     $("wifi-said").textContent = describe(state);
     const own = state.own_network;
     tell($("wifi-own"), `Its own Wi-Fi is ${own.ssid}, password ${own.password}. A phone that ` +
-      `joins it is shown this panel, or open http://${own.address}/.`, "info");
+      `joins it is shown this panel, or open ${here(own.address)}/.`, "info");
     const outcome = $("wifi-outcome");
     if (state.doing) {
       // The change says how it goes up here; the networks seen before may be gone after it.

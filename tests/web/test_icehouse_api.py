@@ -256,7 +256,7 @@ def refused(
         json={"version": game["version"] if version is None else version, "action": action},
     )
     after = client.get(f"/api/games/{game['id']}").get_json()
-    assert after == {key: game[key] for key in ("id", "kind", "version", "state")}
+    assert after == {key: game[key] for key in ("id", "kind", "version", "seq", "state")}
     return response
 
 

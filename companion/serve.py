@@ -219,7 +219,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         # The unit names the install its updater updates (systemd/mandala.service).
         "UPDATE_INSTALL": os.environ.get("MANDALA_INSTALL") or None,
     }
-    rolling.start(data)  # one backup a day in <data>/backups, today's before serving
+    rolling.start(data)  # one backup a day in <data>/backups, today's made while serving
     doctor = PanelDoctor(options, options.config_file, log_buffer)
     app = create_app(
         config, table=table, more_errors=firmware_errors(), diagnostics=doctor, wifi=wifi

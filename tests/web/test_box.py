@@ -360,8 +360,12 @@ def test_a_server_with_rolling_backups_has_todays_as_it_starts(
     table: Table, data_dir: Path
 ) -> None:
     table.create_game(game())
-    thread = rolling.start(data_dir)  # as mandala serve does, before it serves
-    assert thread.daemon and thread.is_alive()
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    started = rolling.start(data_dir)  # as mandala serve does, on a thread of its own
+    assert started.thread.daemon and started.thread.is_alive()
+    assert started.first.wait(timeout=60)  # a deadline only against a hang
+    assert os.getpriority(os.PRIO_PROCESS, started.thread.native_id or 0) == 19
+    assert os.getpriority(os.PRIO_PROCESS, 0) == own  # the panel's threads keep theirs
     day = time.strftime("%Y-%m-%d", time.gmtime())
     kept = [k.name for k in backup.kept_backups(data_dir)]
     assert kept == [f"daily-{day}{backup.SUFFIX}"]

@@ -11,6 +11,7 @@ import pytest
 from companion.table import backup
 from tests.web.browser import api, as_owner, phone, serve_emulated, shot
 from tests.web.conftest import NEW_RINGS_GAME
+from tests.web.test_stream_limits import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -38,8 +39,10 @@ def test_the_owner_downloads_a_backup_and_restores_it_on_a_fresh_box(
     from playwright.sync_api import expect
 
     game = api(served, "/api/games", NEW_RINGS_GAME)
+    # The day's rolling backup, made on the server's own low-priority thread as it starts.
+    assert wait_until(lambda: backup.kept_backups(tmp_path / "data"), seconds=60)
     page = owner_on(browser, served, tmp_path / "data", "/box")
-    expect(page.locator("#kept-backups li")).to_have_count(1)  # the day's rolling backup
+    expect(page.locator("#kept-backups li")).to_have_count(1)
     expect(page.locator("#kept-backups li").first).to_contain_text("daily-")
     with page.expect_download() as downloading:
         page.click("#backup-download")

@@ -85,17 +85,38 @@ def ring_at(ring: int, offset: int, flag: str) -> Callable[[dict[str, Any]], boo
     return check
 
 
+class Sensed:
+    """The board as a subscriber has it: whole ``board`` items, or their changes."""
+
+    def __init__(self, board: dict[str, Any]) -> None:
+        self.board = board
+
+    def take(self, item: dict[str, Any]) -> dict[str, Any]:
+        if "board" in item:  # a whole board (before issue 23)
+            self.board = item["board"]
+        else:
+            for path, value in item["changes"]:
+                at: Any = self.board
+                for key in path[:-1]:
+                    at = at[key]
+                if path:
+                    at[path[-1]] = value
+        return self.board
+
+
 def wait_board(
     items: queue.Queue[tuple[float, dict[str, Any]]],
     check: Callable[[dict[str, Any]], bool],
+    sensed: Sensed | None = None,
 ) -> tuple[float, float | None]:
     """Wait for the first ``board`` item passing ``check``; also the last ``leds`` before it."""
     leds_at = None
+    held = sensed or Sensed({})
     while True:
-        at, item = items.get(timeout=10)
+        at, item = items.get(timeout=60)
         if item["type"] == "leds":
             leds_at = at
-        if item["type"] == "board" and check(item["board"]):
+        if item["type"] == "board" and check(held.take(item)):
             return at, leds_at
 
 
@@ -120,6 +141,7 @@ def preview_latency(turns: int) -> None:
         turner = table.ring_board.turner()
         subscription = table.subscribe()
         items = listen(subscription)
+        sensed = Sensed(table.board())
         board: list[float] = []
         frames: list[float] = []
         for number in range(turns):
@@ -129,10 +151,7 @@ def preview_latency(turns: int) -> None:
             target = (table.board()["offsets"][ring] + steps) % 16
             turner.turn(ring, steps)
             last_edge = time.perf_counter()
-            at, leds_at = wait_board(
-                items,
-                ring_at(ring, target, "aligned"),
-            )
+            at, leds_at = wait_board(items, ring_at(ring, target, "aligned"), sensed)
             board.append(at - last_edge)
             if leds_at is not None:
                 frames.append(leds_at - last_edge)
@@ -148,6 +167,7 @@ def settle_latency(turns: int, settle_ms: int) -> None:
         turner = table.ring_board.turner()
         subscription = table.subscribe()
         items = listen(subscription)
+        sensed = Sensed(table.board())
         late: list[float] = []
         for number in range(turns):
             ring = number % 10
@@ -156,10 +176,7 @@ def settle_latency(turns: int, settle_ms: int) -> None:
             drain(items)
             turner.turn(ring, steps)
             settle_end = time.perf_counter() + settle_ms / 1000
-            at, _ = wait_board(
-                items,
-                ring_at(ring, target, "settled"),
-            )
+            at, _ = wait_board(items, ring_at(ring, target, "settled"), sensed)
             late.append(at - settle_end)
         subscription.close()
     print(f"end of settle_ms ({settle_ms} ms) -> settled frame notified: {percentiles(late)}")

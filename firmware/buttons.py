@@ -1,8 +1,9 @@
 """The optional ``done`` and ``undo`` buttons: pressed -> the caller's ``report(name)``.
 
-A button held down for ``hold_s`` (:data:`HOLD_S`, 3 s) is also reported to ``report_hold(name)``
-when one is given (gpiozero's ``when_held``, once per hold, after the press was reported):
-``mandala serve`` opens the box's own Wi-Fi when ``done`` is held.
+A button held down for ``hold_s`` (:data:`HOLD_S`, 3 s) is reported to ``report_hold(name)``
+instead, when one is given (gpiozero's ``when_held``, once per hold): ``mandala serve`` opens
+the box's own Wi-Fi when ``done`` is held. A press is then reported as the button is let go,
+and only when it was not held, so holding ``done`` never also confirms the turn.
 
 Buttons connect their pin to ground; the Pi's internal pull-up holds the line high (the pin
 map's ``pull`` may say otherwise: ``down`` for a button to 3.3 V, ``none`` for a board with
@@ -45,7 +46,7 @@ class Buttons:
         if factory is None:
             raise HardwareError(NO_FACTORY)
         self._devices: dict[str, Any] = {}
-        self._handlers: list[Callable[[], None]] = []
+        self._handlers: list[object] = []  # the callbacks given to gpiozero, kept alive
         try:
             for name, pin in pin_map.buttons.items():
                 pull = pin_map.button_pull(name)
@@ -70,13 +71,16 @@ class Buttons:
                     raise HardwareError(
                         f"buttons.{name}: GPIO{pin} fell back to another pin backend"
                     )
-                handler = _pressed(name, report)
-                self._handlers.append(handler)
-                button.when_pressed = handler
-                if report_hold is not None:
-                    held = _pressed(name, report_hold)
-                    self._handlers.append(held)
-                    button.when_held = held
+                if report_hold is None:
+                    handler = _pressed(name, report)
+                    self._handlers.append(handler)
+                    button.when_pressed = handler
+                else:
+                    press = _PressOrHold(name, report, report_hold)
+                    self._handlers.append(press)
+                    button.when_pressed = press.pressed
+                    button.when_held = press.held
+                    button.when_released = press.released
         except BaseException:
             self.close()
             raise
@@ -98,6 +102,28 @@ class Buttons:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _PressOrHold:
+    """One button's press, told on release, or its hold, told after ``hold_s``: never both."""
+
+    def __init__(
+        self, name: str, report: Callable[[str], None], report_hold: Callable[[str], None]
+    ) -> None:
+        self.name, self.report, self.report_hold = name, report, report_hold
+        self.was_held = False
+
+    def pressed(self) -> None:
+        self.was_held = False
+
+    def held(self) -> None:
+        self.was_held = True
+        self.report_hold(self.name)
+
+    def released(self) -> None:
+        if not self.was_held:
+            self.report(self.name)
+        self.was_held = False
 
 
 def _pressed(name: str, report: Callable[[str], None]) -> Callable[[], None]:

@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import zero2  # noqa: E402
-from table_latency import listen  # noqa: E402
+from table_latency import Sensed, listen  # noqa: E402
 
 from companion.games import rings  # noqa: E402
 from companion.table import Table, idle_writes  # noqa: E402
@@ -92,12 +92,17 @@ def opener(settle_ms: int) -> Callable[..., Any]:
     return open_hardware
 
 
-def wait_settled(items: queue.Queue[tuple[float, dict[str, Any]]], ring: int, offset: int) -> float:
-    """Wait for the ``board`` item that shows ``ring`` settled at ``offset``; answer when."""
+def wait_settled(
+    items: queue.Queue[tuple[float, dict[str, Any]]], sensed: Sensed, ring: int, offset: int
+) -> float:
+    """Wait for the ``board`` item (whole, or its changes to ``sensed``) that shows ``ring``
+    settled at ``offset``; answer when."""
     while True:
         at, item = items.get(timeout=30)
-        board = item.get("board") if item.get("type") == "board" else None
-        if board and board["offsets"][ring] == offset and board["rings"][ring]["settled"]:
+        if item.get("type") != "board":
+            continue
+        board = sensed.take(item)
+        if board["offsets"][ring] == offset and board["rings"][ring]["settled"]:
             return at
 
 
@@ -134,6 +139,7 @@ def play(data: Path, turns: int, settle_ms: int, seed: int, pause: float) -> dic
         turner = table.ring_board.turner()
         subscription = table.subscribe()
         items = listen(subscription)
+        sensed = Sensed(table.board())
         view = new_game(table)
         state = rings.new_game(dict(SETUP))
         start_journal = journal_bytes(data)
@@ -154,7 +160,7 @@ def play(data: Path, turns: int, settle_ms: int, seed: int, pause: float) -> dic
                 offsets[rotation.ring] = (offsets[rotation.ring] + rotation.steps) % 16
                 turner.turn(rotation.ring, rotation.steps)
                 settle_end = time.perf_counter() + settle_ms / 1000
-                at = wait_settled(items, rotation.ring, offsets[rotation.ring])
+                at = wait_settled(items, sensed, rotation.ring, offsets[rotation.ring])
                 delays.append(at - settle_end)
             time.sleep(pause)  # the player looks before confirming: the table is idle
             try:

@@ -153,11 +153,12 @@ def print_access_point(data_dir: Path, stdout: TextIO) -> None:
 
 def cmd_backup(args: argparse.Namespace, stdin: TextIO) -> Any:
     """Write a backup of the data directory to FILE (the server may be running)."""
+    from companion.files import write_file
     from companion.table import backup
 
     data = cmd_options(args).data_dir
     try:
-        backup.write_file(Path(args.file), backup.make_backup(data))
+        write_file(Path(args.file), backup.make_backup(data))
     except OSError as error:
         raise InputError(
             f"{args.file}: cannot write the backup: {error.strerror or error}"

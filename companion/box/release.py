@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
+from companion.files import release_key
 from companion.games.base import RecordError
 
 MAGIC: Final = b"MANDALA-RELEASE 1\n"
@@ -58,19 +59,6 @@ GIT_TIMEOUT_S: Final = 120.0
 
 class ReleaseRefused(RecordError):
     """A release file that cannot be installed (foreign, damaged, not newer); says which."""
-
-
-# release_key and the file checks mirror companion.table.backup's for backup files: the
-# table may not import the box, nor the box the table (ARCHITECTURE.md's layers).
-def release_key(text: str) -> tuple[int, ...]:
-    """A release as numbers to compare (``"0.10.2"`` -> ``(0, 10, 2)``).
-
-    :raises ValueError: when it is not one to four dotted numbers.
-    """
-    parts = text.split(".")
-    if not 1 <= len(parts) <= 4 or not all(p.isdigit() and len(p) <= 6 for p in parts):
-        raise ValueError(text)
-    return tuple(int(p) for p in parts)
 
 
 @dataclass(frozen=True)

@@ -57,9 +57,9 @@ from companion.box.release import (
     check_release,
     git,
     installed_release,
-    release_key,
     unpack_release,
 )
+from companion.files import release_key, write_file
 
 UPDATES_DIR: Final = "updates"
 """The staging directory inside the data directory (never backed up)."""
@@ -79,21 +79,6 @@ def running_release() -> str:
         return "0.0.0"
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` durably (a temporary file, fsync, rename, fsync the folder)."""
-    temporary = path.with_name(f".{path.name}.partial")
-    with temporary.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
@@ -106,7 +91,7 @@ def write_status(data_dir: Path, state: str, text: str, **more: Any) -> dict[str
     status = {"state": state, "text": text, "at": _now(), **more}
     folder = data_dir / UPDATES_DIR
     folder.mkdir(exist_ok=True)
-    _write(folder / STATUS, json.dumps(status).encode("utf-8"))
+    write_file(folder / STATUS, json.dumps(status).encode("utf-8"), make_folders=False)
     os.chmod(folder / STATUS, 0o644)  # the updater is root; the service reads it
     return status
 
@@ -145,7 +130,7 @@ def stage(data_dir: Path, data: bytes, running: str, backup: Callable[[], Path])
     for old in folder.glob(f"*{SUFFIX}"):
         old.unlink()
     name = f"{header.release}{SUFFIX}"
-    _write(folder / name, data)
+    write_file(folder / name, data, make_folders=False)
     status = write_status(
         data_dir,
         "waiting",
@@ -155,7 +140,7 @@ def stage(data_dir: Path, data: bytes, running: str, backup: Callable[[], Path])
         backup=kept.name,
     )
     request = {"release": header.release, "file": name, "from": running, "asked": _now()}
-    _write(folder / REQUEST, json.dumps(request).encode("utf-8"))
+    write_file(folder / REQUEST, json.dumps(request).encode("utf-8"), make_folders=False)
     return status
 
 

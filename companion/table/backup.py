@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
+from companion.files import release_key, sync_dir, write_file
 from companion.games.base import RecordError
 from companion.table.lock import LOCK_NAME
 from companion.table.schema import SCHEMA_VERSION
@@ -77,17 +78,6 @@ def release() -> str:
         return importlib.metadata.version("mandala-companion")
     except importlib.metadata.PackageNotFoundError:
         return "0.0.0"
-
-
-def release_key(text: str) -> tuple[int, ...]:
-    """A release as numbers to compare (``"0.10.2"`` -> ``(0, 10, 2)``).
-
-    :raises ValueError: when it is not dotted numbers.
-    """
-    parts = text.split(".")
-    if not 1 <= len(parts) <= 4 or not all(p.isdigit() and len(p) <= 6 for p in parts):
-        raise ValueError(text)
-    return tuple(int(p) for p in parts)
 
 
 @dataclass(frozen=True)
@@ -189,31 +179,6 @@ def make_backup(data_dir: Path) -> bytes:
         sha256=hashlib.sha256(body).hexdigest(),
     )
     return MAGIC + json.dumps(header.to_json()).encode("ascii") + b"\n" + body
-
-
-def write_file(path: Path, data: bytes, make_folders: bool = True) -> None:
-    """Write ``data`` to ``path`` durably: a temporary file beside it, fsync, rename.
-
-    ``make_folders``: create the missing folders above ``path`` first (else a missing one
-    is a ``FileNotFoundError``).
-    """
-    if make_folders:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.partial")
-    with temporary.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    _sync_dir(path.parent)
-
-
-def _sync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 # Checking one ---------------------------------------------------------------------------
@@ -349,7 +314,7 @@ def restore_files(data_dir: Path, data: bytes) -> tuple[Header, Path | None]:
             target = data_dir / name
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(staging / name, target)
-        _sync_dir(data_dir)
+        sync_dir(data_dir)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return header, kept

@@ -239,7 +239,9 @@ def measure(
         str(pause),
         *settings,
     ]
-    env = {k: v for k, v in os.environ.items() if k != zero2.CHILD}
+    # The player runs once, in this process's column (a child stays in its parent's cgroup);
+    # without the mark it would run itself twice, and its last line would be the second's.
+    env = {**os.environ, zero2.CHILD: os.environ.get(zero2.CHILD, "host")}
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise RuntimeError(f"the player failed ({done.returncode}): {done.stderr[-2000:]}")

@@ -253,10 +253,30 @@ const Panel = (() => {
       title: `${name}: ${shown}`, text: String(name).slice(0, 1).toUpperCase() });
   }
 
+  /* The text of a phrase the server sent (companion/phrases.py: its English message, its
+     values, and for a counted one its plural and count): the message in the page's language,
+     then the values put in, nested phrases too. ``words`` maps a message to its translation,
+     or a counted message to its forms, picked by ``pluralForm(count)``; empty, it is English. */
+  const catalogue = { words: {}, pluralForm: (count) => (count === 1 ? 0 : 1) };
+  function phraseText(phrase) {
+    const found = catalogue.words[phrase.text];
+    let message = typeof found === "string" ? found : phrase.text;
+    if (phrase.plural !== undefined && phrase.count !== undefined) {
+      const forms = Array.isArray(found) ? found : [phrase.text, phrase.plural];
+      message = forms[Math.min(catalogue.pluralForm(phrase.count), forms.length - 1)];
+    }
+    const values = { count: phrase.count, ...(phrase.values || {}) };
+    return message.replace(/\{(\w+)\}/g, (whole, name) => {
+      const value = values[name];
+      if (value === undefined || value === null) return whole;
+      return typeof value === "object" ? phraseText(value) : String(value);
+    });
+  }
+
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
   return { page, data, el, svg, say, sayError, api, send, phoneTime, download, live, coalesce, letter, playerDot,
-    playerFill, plain, isOlder, merge, mergeBoard };
+    playerFill, plain, isOlder, merge, mergeBoard, phraseText, catalogue };
 })();
 
 /* A picture that scrolls sideways in its own box on a phone starts at its middle. */

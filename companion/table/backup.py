@@ -257,7 +257,12 @@ def _unpack(body: bytes, target: Path) -> list[str]:
                 assert source is not None  # a regular file always has content
                 path = target / name
                 path.parent.mkdir(parents=True, exist_ok=True)
-                with path.open("wb") as handle:
+                # Each file keeps who may read it (the access point's password is 0600), but
+                # never more than it had: no execute bit, no writing by others.
+                mode = (info.mode & 0o644) | 0o600
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+                os.fchmod(descriptor, mode)  # past the umask, which os.open applies
+                with os.fdopen(descriptor, "wb") as handle:
                     shutil.copyfileobj(source, handle)
                 names.append(name)
     except (OSError, EOFError, tarfile.TarError, gzip.BadGzipFile) as error:

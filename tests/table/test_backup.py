@@ -85,6 +85,21 @@ def test_a_backup_restores_every_game_board_and_config_on_a_fresh_box(tmp_path: 
     assert (tmp_path / "new" / "config.toml").read_text() == "port = 80\n"
 
 
+def test_a_restored_file_keeps_who_may_read_it(tmp_path: Path) -> None:
+    filled(tmp_path / "old")
+    secret = tmp_path / "old" / "access-point.key"
+    secret.write_text("a password\n")
+    secret.chmod(0o600)
+    (tmp_path / "old" / "config.toml").chmod(0o644)
+    (tmp_path / "old" / "boards" / "ours.toml").chmod(0o775)
+    restore_files(tmp_path / "new", make_backup(tmp_path / "old"))
+    new = tmp_path / "new"
+    assert (new / "access-point.key").read_text() == "a password\n"
+    assert (new / "access-point.key").stat().st_mode & 0o777 == 0o600
+    assert (new / "config.toml").stat().st_mode & 0o777 == 0o644
+    assert (new / "boards" / "ours.toml").stat().st_mode & 0o777 == 0o644  # never more
+
+
 def test_a_backup_leaves_out_the_lock_the_side_files_and_the_rolling_backups(
     tmp_path: Path,
 ) -> None:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
-from companion.files import release_key
+from companion.files import ForeignFile, release_key, split_header
 from companion.games.base import RecordError
 
 MAGIC: Final = b"MANDALA-RELEASE 1\n"
@@ -53,7 +53,6 @@ SUFFIX: Final = ".mandala-release"
 MAX_BYTES: Final = 64 * 1024 * 1024
 """The most a release may unpack to (a file claiming more is refused as damaged)."""
 MAX_FILES: Final = 5_000
-MAX_HEADER: Final = 64 * 1024
 GIT_TIMEOUT_S: Final = 120.0
 
 
@@ -217,19 +216,10 @@ def read_header(data: bytes) -> tuple[ReleaseHeader, bytes]:
 
     :raises ReleaseRefused: a foreign file, or a header that cannot be read.
     """
-    if not data.startswith(MAGIC):
-        raise ReleaseRefused("not a Mandala Companion release file (it does not start as one)")
-    end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER)
     try:
-        if end < 0:
-            raise ValueError("no header line")
-        obj = json.loads(data[len(MAGIC) : end].decode("ascii"))
-        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-            raise ValueError("unknown format")
+        obj, body = split_header(data, MAGIC, FORMAT)
         if obj.get("name") != NAME:
-            raise ReleaseRefused(
-                f"not a Mandala Companion release file (it is {obj.get('name')!r})"
-            )
+            raise ForeignFile(f"it is {obj.get('name')!r}")
         header = ReleaseHeader(
             release=str(obj["release"]),
             made=str(obj["made"]),
@@ -239,9 +229,11 @@ def read_header(data: bytes) -> tuple[ReleaseHeader, bytes]:
             sha256=str(obj["sha256"]),
         )
         release_key(header.release)
+    except ForeignFile as error:
+        raise ReleaseRefused(f"not a Mandala Companion release file ({error})") from None
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
         raise _damaged(f"its header cannot be read ({error})") from None
-    return header, data[end + 1 :]
+    return header, body
 
 
 def check_release(data: bytes, running: str) -> ReleaseHeader:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
-from companion.files import release_key, sync_dir, write_file
+from companion.files import ForeignFile, release_key, split_header, sync_dir, write_file
 from companion.games.base import RecordError
 from companion.table.lock import LOCK_NAME
 from companion.table.schema import SCHEMA_VERSION
@@ -59,7 +59,6 @@ SUFFIX: Final = ".mandala-backup"
 MAX_BYTES: Final = 256 * 1024 * 1024
 """The most a backup may unpack to (a file claiming more is refused as damaged)."""
 MAX_FILES: Final = 10_000
-MAX_HEADER: Final = 64 * 1024
 UPDATES_DIR: Final = "updates"
 """Where a release file waits for the updater (``companion.box.update``; never backed up)."""
 SKIPPED: Final = frozenset(
@@ -185,15 +184,8 @@ def make_backup(data_dir: Path) -> bytes:
 
 
 def _header(data: bytes) -> tuple[Header, bytes]:
-    if not data.startswith(MAGIC):
-        raise BackupRefused("not a Mandala Companion backup (it does not start as one)")
-    end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER)
     try:
-        if end < 0:
-            raise ValueError("no header line")
-        obj = json.loads(data[len(MAGIC) : end].decode("ascii"))
-        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-            raise ValueError("unknown format")
+        obj, body = split_header(data, MAGIC, FORMAT)
         header = Header(
             release=str(obj["release"]),
             schema=int(obj["schema"]),
@@ -203,9 +195,11 @@ def _header(data: bytes) -> tuple[Header, bytes]:
             sha256=str(obj["sha256"]),
         )
         release_key(header.release)
+    except ForeignFile as error:
+        raise BackupRefused(f"not a Mandala Companion backup ({error})") from None
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
         raise BackupRefused(f"the backup is damaged: its header cannot be read ({error})") from None
-    return header, data[end + 1 :]
+    return header, body
 
 
 def check_backup(data: bytes) -> Header:

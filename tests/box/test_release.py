@@ -94,7 +94,10 @@ def test_a_release_file_holds_the_committed_packages_and_its_version(
     ("change", "message"),
     [
         (lambda d: b"PK\x03\x04" + d[4:], "not a Mandala Companion release file"),
-        (lambda d: rebuilt(d, {"name": "other-app"}), "not a Mandala Companion release file"),
+        (
+            lambda d: rebuilt(d, {"name": "other-app"}),
+            "not a Mandala Companion release file (it is 'other-app')",
+        ),
         (lambda d: d[:-10] + bytes(10), "the release file is damaged: its checksum does not match"),
         (lambda d: d[: len(d) // 2], "the release file is damaged: its checksum does not match"),
         (lambda d: MAGIC + b"{not json\n" + d, "the release file is damaged: its header cannot"),

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.games.base import JSON
 from companion.table.adapters import adapter
+from companion.table.announce import Announcer
 from companion.table.cards_companion import CompanionSeats
 from companion.table.computer import ComputerSeats
 from companion.table.game import Game
@@ -50,6 +51,10 @@ class Publisher:
         """The warnings the phones were last told."""
         self.told = Told()
         """What the streams were last told (what the next items change)."""
+        self.announcer = Announcer()
+        """What was last said of each game (the ``say`` items)."""
+        self.said = 0
+        """The number of the last ``say`` item published."""
 
     def view(self, game: Game, viewer: Viewer | None = None) -> dict[str, JSON]:
         """``{"id", "kind", "version", "seq", "state"}`` of ``game`` as ``viewer`` may see it."""
@@ -202,13 +207,31 @@ class Publisher:
 
             self.hub.publish(item)
         self.publish_games()
+        self.publish_said(game)
 
     def publish_live(self, game: Game) -> None:
         """Send every stream what the rings changed of ``game`` (its view's :meth:`live_keys`)."""
         if game.error is not None:
             return
         item = {"type": "live", "id": game.id, "kind": game.kind, "version": game.version}
-        self.hub.publish({**item, **self.told.live_item(game, self.live_keys(game))})
+        keys = self.live_keys(game)
+        self.hub.publish({**item, **self.told.live_item(game, keys)})
+        self.publish_said(game, keys)
+
+    def publish_said(self, game: Game, live: dict[str, JSON] | None = None) -> None:
+        """Send every stream what is new to say of ``game`` (``companion.table.announce``):
+        one ``say`` item per announcement, ``{"type": "say", "game", "kind", "n", "topic",
+        "phrases"}``, ``n`` counting every ``say`` item this process published."""
+        if live is None and adapter(game.kind).ring_board and game.error is None:
+            live = self.live_keys(game)
+        for announcement in self.announcer.after(game, live):
+            if not self.hub.count():
+                continue
+            self.said += 1
+            self.hub.publish(
+                {"type": "say", "game": game.id, "kind": game.kind, "n": self.said}
+                | announcement.to_json()
+            )
 
     def publish_games(self) -> None:
         """Send every stream the games list."""

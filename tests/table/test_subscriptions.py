@@ -44,7 +44,8 @@ def test_every_change_of_a_game_is_sent_with_its_new_version(table: Table) -> No
     drain(subscription)
     table.act(game["id"], 1, {"pick": 4})
     items = drain(subscription)
-    assert [item["type"] for item in items] == ["game", "games"]
+    # then what the pick did and whose turn it is, in words (companion.table.announce)
+    assert [item["type"] for item in items] == ["game", "games", "say", "say"]
     assert items[0]["id"] == game["id"]
     assert items[0]["version"] == 2
     # The change, not the whole game: the state without its log, and the log's new entry.
@@ -57,6 +58,8 @@ def test_every_change_of_a_game_is_sent_with_its_new_version(table: Table) -> No
     assert [(i["type"], i.get("version")) for i in drain(subscription)] == [
         ("game", 3),
         ("games", None),
+        ("say", None),  # the pick taken back
+        ("say", None),  # whose turn it is again
     ]
     table.delete(game["id"])
     assert drain(subscription) == [
@@ -127,7 +130,7 @@ def test_a_subscriber_that_falls_behind_gets_a_fresh_state_not_a_stale_backlog(
         snapshots = [i for i, item in enumerate(items) if item["type"] == "state"]
         assert snapshots
         after = items[snapshots[-1] + 1 :]
-        assert all(item["type"] in ("game", "games") for item in after)
+        assert all(item["type"] in ("game", "games", "say") for item in after)
         final = [item for item in items if item["type"] == "games"] or [items[snapshots[-1]]]
         assert final[-1]["games"] == table.list_games()
 

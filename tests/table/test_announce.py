@@ -1,0 +1,185 @@
+"""Announcements: what happens in a game as short sentences to hear (issue 25).
+
+The pure sentences by hand, then a real Table on a real SQLite file: the ``say`` items a
+stream gets, in order, after each change.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.games import rings
+from companion.phrases import Phrase
+from companion.table import Subscription, Table
+from companion.table.announce import (
+    computer_turn,
+    dice_rolled,
+    points,
+    ring_position,
+    whose_turn,
+)
+from tests.conftest import SPEC_EXAMPLES
+from tests.table.conftest import opener
+
+
+def record(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((SPEC_EXAMPLES / f"{name}.record.json").read_text())
+    return loaded
+
+
+def said(subscription: Subscription) -> list[tuple[str, list[str]]]:
+    """The ``say`` items a stream got until it fell quiet: ``(topic, sentences)`` each."""
+    found = []
+    while (item := subscription.get(timeout=0.3)) is not None:
+        if item["type"] == "say":
+            found.append((item["topic"], [english(p) for p in item["phrases"]]))
+    return found
+
+
+def english(found: dict[str, Any]) -> str:
+    """A phrase's JSON (what the browser gets) rendered back in English."""
+
+    def phrase(obj: dict[str, Any]) -> Phrase:
+        values = {k: phrase(v) if isinstance(v, dict) else v for k, v in obj["values"].items()}
+        return Phrase(obj["text"], values, obj.get("plural"), obj.get("count"))
+
+    return phrase(found).english()
+
+
+REFERENCE = rings.load_board("reference")
+
+
+# The sentences, by hand ---------------------------------------------------------------------
+
+
+def test_a_ring_is_named_by_its_colour_and_its_place_from_the_nearer_edge() -> None:
+    assert ring_position(0, 10).english() == "the outermost"
+    assert ring_position(1, 10).english() == "second from the outside"
+    assert ring_position(4, 10).english() == "fifth from the outside"
+    assert ring_position(5, 10).english() == "fifth from the inside"
+    assert ring_position(9, 10).english() == "the innermost"
+
+
+def test_a_computer_seats_instructions_name_the_colour_place_slots_and_way() -> None:
+    blue = next(n for n, ring in enumerate(REFERENCE.rings) if ring.colour == "blue")
+    brown = max(n for n, ring in enumerate(REFERENCE.rings) if ring.colour == "brown")
+    words = [p.english() for p in computer_turn("Bo", [(blue, 2), (brown, -1)], REFERENCE)]
+    place = ring_position(blue, 10).english()
+    assert words == [
+        f"Bo: turn the blue ring, {place}, 2 slots clockwise",
+        f"Then turn the brown ring, {ring_position(brown, 10).english()}, 1 slot counter-clockwise",
+    ]
+
+
+def test_a_computer_seat_that_turns_no_ring_says_so() -> None:
+    assert [p.english() for p in computer_turn("Bo", [], REFERENCE)] == ["Bo turns no ring"]
+
+
+def test_the_dice_are_said_in_the_dice_colours_order() -> None:
+    dice = {"brown": 1, "yellow": 3, "green": 0, "blue": 2, "red": 1}
+    assert dice_rolled("Ann", dice).english() == (
+        "Ann rolled red 1, blue 2, green 0, yellow 3, brown 1"
+    )
+
+
+def test_a_score_of_one_is_a_point_and_more_are_points_through_the_plural_form() -> None:
+    assert points("Ann", 1).english() == "Ann has 1 point"
+    assert points("Ann", 3).english() == "Ann has 3 points"
+    assert points("Ann", 3).plural == "{name} has {count} points"  # a catalogue form, no "s"
+    assert whose_turn("Bo").english() == "Bo's turn"
+
+
+# What a stream is told -------------------------------------------------------------------------
+
+
+def test_a_run_sniping_two_pegs_is_said_once_with_the_entry_the_score_and_whose_turn(
+    table: Table,
+) -> None:
+    found = record("rings-04-snipe-two-in-one-run")
+    last = found["turns"].pop()
+    game = table.create_game({"record": found})
+    subscription = table.subscribe()
+    said(subscription)
+    table.act(game["id"], game["version"], last)
+    assert said(subscription) == [
+        (
+            "events",
+            [
+                "Ann snipes 2 of Bo's pegs on spoke 0",
+                "Ann enters a peg on spoke 0",
+                "Ann has 2 points",
+            ],
+        ),
+        ("turn", ["Bo's turn"]),
+    ]
+
+
+def said_until(subscription: Subscription, last: tuple[str, list[str]]) -> list[Any]:
+    """The ``say`` items until ``last`` (a hang guard of 20 s, not a speed test)."""
+    found: list[Any] = []
+    deadline = time.monotonic() + 20
+    while last not in found:
+        item = subscription.get(timeout=max(0.0, deadline - time.monotonic()))
+        assert item is not None, f"no {last} after {found}"
+        if item["type"] == "say":
+            found.append((item["topic"], [english(p) for p in item["phrases"]]))
+    return found
+
+
+def test_a_computer_seat_says_its_dice_then_each_ring_to_turn_then_what_its_turn_did(
+    tmp_path: Path,
+) -> None:
+    with Table(tmp_path / "data", opener()) as table:
+        table.computer.turn_pause_s = 0.01
+        subscription = table.subscribe()
+        game = table.create_game(
+            {
+                "kind": "rings",
+                "board": "reference",
+                "variant": "standard",
+                "seed": 11,
+                "seats": [
+                    {"name": "Ann", "corner": 0, "computer": "medium"},
+                    {"name": "Bo", "corner": 2},
+                ],
+            }
+        )
+        found = said_until(subscription, ("turn", ["Bo's turn"]))
+        state = table.get_game(game["id"])["state"]
+    played = state["log"][0]["action"]
+    dice = played["dice"]
+    rolled = dice_rolled("Ann", dice).english()
+    turns = [(r["ring"], r["steps"]) for r in state["computer_last"]["rings"]]
+    instructions = [p.english() for p in computer_turn("Ann", turns, REFERENCE)]
+    topics = [topic for topic, _ in found]
+    assert ("dice", [rolled]) in found
+    assert ("computer", instructions) in found
+    assert topics.index("dice") < topics.index("computer") < topics.index("events")
+    assert found[-1] == ("turn", ["Bo's turn"])
+    assert instructions[0].startswith("Ann: turn the ")
+
+
+def test_an_icehouse_pick_says_the_piece_taken_what_falls_into_the_eye_and_whose_turn(
+    table: Table,
+) -> None:
+    found = record("icehouse-01-eye-after-a-pick")
+    last = found["picks"].pop()
+    game = table.create_game({"record": found})
+    subscription = table.subscribe()
+    said(subscription)
+    table.act(game["id"], game["version"], {"pick": last})
+    assert said(subscription) == [
+        ("events", ["Bo takes a large blue", "4 pieces fall into the Eye"]),
+        ("turn", ["Cy's turn"]),
+    ]
+
+
+def test_an_undone_step_is_said_as_taken_back(table: Table) -> None:
+    game = table.create_game({"record": record("icehouse-01-eye-after-a-pick")})
+    subscription = table.subscribe()
+    said(subscription)
+    table.undo(game["id"], game["version"])
+    assert said(subscription)[0] == ("events", ["The last move was taken back"])

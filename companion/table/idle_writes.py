@@ -8,7 +8,9 @@ confirmed action, so its offset waits here: it goes in with the next change's tr
 transaction of its own that is not synced (the next synced change, a checkpoint or the
 kernel's write-back takes it to the card). The WAL is copied into the file when the table is
 idle after :data:`CHECKPOINT_COMMITS` changes, not inside a confirm's commit (SQLite's own
-checkpoint only past :data:`AUTO_CHECKPOINT_PAGES`). The table thread runs
+checkpoint only past :data:`AUTO_CHECKPOINT_PAGES`). A checkpoint costs three fsyncs (the WAL
+and the file, then the WAL's new header at the next change) and copies each page changed
+since the last one once, so a rare one is cheap per turn. The table thread runs
 :meth:`IdleWrites.work` when nothing else waits (``RingBoard.tick``).
 
 Not chosen here: SQLite's ``-shm`` beside the file (the WAL index, memory-mapped) is written
@@ -31,15 +33,17 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 1024
 """A new file's page size: a confirmed turn appends about four WAL frames of it."""
-AUTO_CHECKPOINT_PAGES = 4000
-"""SQLite's own checkpoint, inside a commit, for when the table is never idle."""
+AUTO_CHECKPOINT_PAGES = 10_000
+"""SQLite's own checkpoint, inside a commit, for when the table is never idle (a WAL of about
+10 MB; :data:`CHECKPOINT_COMMITS` changes write about half of that)."""
 
 OFFSETS_WRITE_SECONDS = 1.0
 """The longest settled ring offsets wait in memory while the table thread is idle."""
 RETRY_SECONDS = 30.0
 """How long offsets that could not be written wait before the next try (one log line each)."""
-CHECKPOINT_COMMITS = 500
-"""Changes after which the table thread, once idle, copies the WAL into the file."""
+CHECKPOINT_COMMITS = 2000
+"""Changes after which the table thread, once idle, copies the WAL into the file: 650 to
+1,000 confirmed turns (the dice, the confirm, and the rings' offsets when written apart)."""
 
 
 def upsert_offsets(db: sqlite3.Connection, offsets: dict[int, int]) -> None:
@@ -106,11 +110,15 @@ class IdleWrites:
         if not self.write(store, synced=False):
             self.since = now + RETRY_SECONDS - OFFSETS_WRITE_SECONDS
         if self.checkpoint_due():
-            self.commits = 0
-            try:
-                store.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            except sqlite3.Error as error:  # SQLite's own checkpoint comes later
-                log.error("checkpoint: %s", describe_sqlite_error(error))
+            self.checkpoint(store)
+
+    def checkpoint(self, store: Store) -> None:
+        """Copy the WAL into the file now (a failure is logged: SQLite's own comes later)."""
+        self.commits = 0
+        try:
+            store.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as error:
+            log.error("checkpoint: %s", describe_sqlite_error(error))
 
     def write(self, store: Store, *, synced: bool) -> bool:
         """Write the offsets kept now, if any; say whether that worked (failures are logged)."""

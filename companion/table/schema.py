@@ -139,6 +139,7 @@ def _schema_4(db: sqlite3.Connection) -> None:
         )""",
         "CREATE INDEX play_seats_by_player ON play_seats (player_id, game_id)",
         # the games left unfinished, found by their last move without reading their large rows
+        # (dropped by schema 7)
         "CREATE INDEX games_by_update ON games (updated, id, kind)",
     ):
         db.execute(statement)
@@ -164,6 +165,13 @@ def _schema_6(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN clock TEXT")
 
 
+def _schema_7(db: sqlite3.Connection) -> None:
+    # Kinder to the SD card: schema 4's index of the games by their last move was written
+    # twice a turn (the dice, the confirm), one more WAL page each time, for a list of
+    # abandoned games that reads nearly every game anyway; that list now reads the table.
+    db.execute("DROP INDEX IF EXISTS games_by_update")
+
+
 Also = Callable[[sqlite3.Connection, float], None]
 """More a store change writes in its own transaction (given the connection and its time)."""
 
@@ -178,6 +186,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_4,
     _schema_5,
     _schema_6,
+    _schema_7,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -142,7 +142,6 @@ def test_plays_finished_before_the_logbook_are_found_once_at_start(tmp_path: Pat
     db = sqlite3.connect(tmp_path / DB_NAME)
     for name in ("play_seats", "plays", "player_names", "players", "summaries"):
         db.execute(f"DROP TABLE {name}")
-    db.execute("DROP INDEX games_by_update")
     db.execute("ALTER TABLE games DROP COLUMN clock")
     db.execute("DELETE FROM settings WHERE key = ?", (BACKFILLED_KEY,))
     db.execute("PRAGMA user_version = 3")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -17,12 +18,16 @@ import pytest
 from companion.games import rings
 from companion.games.base import replay
 from companion.table import StorageError, Table
-from companion.table.schema import SCHEMA_VERSION
+from companion.table.logbook import ABANDONED_DAYS
+from companion.table.schema import MIGRATIONS, SCHEMA_VERSION
 from companion.table.store import DB_NAME
 from tests.conftest import SPEC_EXAMPLES
 from tests.table.conftest import TWO_SEATS
 
 ICEHOUSE = json.loads((SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json").read_text())
+FINISHED_ICEHOUSE = json.loads(
+    (SPEC_EXAMPLES / "icehouse-09-winner-tie-break.record.json").read_text()
+)
 
 
 def test_the_database_runs_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
@@ -132,6 +137,51 @@ def test_an_empty_database_of_schema_version_0_is_migrated(tmp_path: Path) -> No
         "summaries",
     }  # fmt: skip
     db.close()
+
+
+def schema_of(db: sqlite3.Connection) -> set[tuple[str, str]]:
+    """Every table's and index's name and SQL (SQLite's own autoindexes included)."""
+    rows = db.execute("SELECT name, COALESCE(sql, '') FROM sqlite_master").fetchall()
+    return {(str(name), str(sql)) for name, sql in rows}
+
+
+def made_by_migrations(path: Path, count: int) -> set[tuple[str, str]]:
+    """The schema an empty file gets from the first ``count`` migrations."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        for migration in MIGRATIONS[:count]:
+            migration(db)
+        return schema_of(db)
+    finally:
+        db.close()
+
+
+def test_a_schema_6_database_is_migrated_in_place_keeping_its_games(tmp_path: Path) -> None:
+    # Schema 7 drops the index of the games by their last move (one more SD page per dice
+    # roll and per confirm). A box's file of schema 6, with a game in play and a finished one:
+    data = tmp_path / "data"
+    with Table(data) as table:
+        playing = table.create_game(dict(TWO_SEATS))
+        playing = table.act(playing["id"], playing["version"], {"roll": True})
+        finished = table.create_game({"record": FINISHED_ICEHOUSE})
+        views = {game["id"]: table.get_game(game["id"]) for game in (playing, finished)}
+    db = sqlite3.connect(data / DB_NAME, isolation_level=None)
+    db.execute("CREATE INDEX games_by_update ON games (updated, id, kind)")  # as schema 4 made it
+    db.execute("PRAGMA user_version = 6")
+    assert schema_of(db) == made_by_migrations(tmp_path / "six.db", 6)  # schema 6's very shape
+    db.close()
+    with Table(data) as table:
+        # what another process reads while the server runs: the migration is committed
+        other = sqlite3.connect(data / DB_NAME)
+        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert schema_of(other) == made_by_migrations(tmp_path / "seven.db", 7)
+        assert "games_by_update" not in {name for name, _ in schema_of(other)}
+        other.close()
+        assert {key: table.get_game(key) for key in views} == views
+        # the list of games left unfinished reads the games without the index
+        later = time.time() + (ABANDONED_DAYS + 1) * 86400
+        assert [game["id"] for game in table.logbook.abandoned(now=later)] == [playing["id"]]
+        assert table.call(lambda: table.state.db().integrity()) == ["ok"]
 
 
 def page_count(path: Path) -> int:

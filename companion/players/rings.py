@@ -26,7 +26,6 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Literal
 
 from companion.games import rings
@@ -137,7 +136,7 @@ class _Dice:
         self.turns: dict[int, tuple[int, ...]] = {
             v: (0,) if v == 0 else (0, v, -v) for v in self.values
         }
-        spokes = board.spokes
+        self.spokes = spokes = board.spokes
         # Every turn one ring can make (0 first), and per die value its two turns as bits.
         deltas = [0]
         for v in self.values:
@@ -155,9 +154,15 @@ class _Dice:
         )
         self.every = (1 << len(deltas)) - 1
         self.all_values = (1 << len(self.values)) - 1
-        self._allowed: dict[tuple[int, int], int] = {}
+        # The die values the other four colours allow, packed: colour j's bits over ``values``
+        # from bit ``j * len(values)``, so that one ``&`` intersects all four at once.
+        self.colours = len(COLOURS) - 1
+        width = len(self.values)
+        self.all_packed = sum(self.all_values << (j * width) for j in range(self.colours))
+        self._allowed: dict[int, int] = {}
         self._weight: dict[int, float] = {}
-        self.unions: dict[tuple[tuple[tuple[int, ...], ...], int], float] = {}
+        self._joint: dict[int, float] = {}
+        self._turns: dict[int, tuple[int, ...]] = {}
 
     def allowed(self, first: int, second: int) -> int:
         """Return the die values (bits over ``values``) that let a colour's two rings pass.
@@ -165,7 +170,8 @@ class _Dice:
         ``first`` and ``second`` are the turns (bits over ``deltas``) that keep each ring
         passable; one ring turns by the die (or neither, for 0) and the other stays put.
         """
-        found = self._allowed.get((first, second))
+        key = first << len(self.deltas) | second
+        found = self._allowed.get(key)
         if found is None:
             found = 0
             for index, value in enumerate(self.values):
@@ -176,7 +182,7 @@ class _Dice:
                     ok = (first & both and second & 1) or (first & 1 and second & both)
                 if ok:
                     found |= 1 << index
-            self._allowed[(first, second)] = found
+            self._allowed[key] = found
         return found
 
     def weight(self, values: int) -> float:
@@ -185,6 +191,41 @@ class _Dice:
         if found is None:
             found = sum(self.chance[v] for i, v in enumerate(self.values) if values >> i & 1)
             self._weight[values] = found
+        return found
+
+    def joint(self, packed: int) -> float:
+        """Return the chance that each of the four other colours shows a value it allows
+        (``packed`` as in ``all_packed``); the dice are independent."""
+        found = self._joint.get(packed)
+        if found is None:
+            width = len(self.values)
+            found = 1.0
+            for colour in range(self.colours):
+                found *= self.weight(packed >> (colour * width) & self.all_values)
+                if found == 0.0:
+                    break
+            self._joint[packed] = found
+        return found
+
+    def ring_turns(self, free: int) -> tuple[int, ...]:
+        """Per residue: the turns (bits over ``deltas``) that put a free slot of a ring on a
+        spoke.
+
+        ``free`` is the ring's mask of black slots without the mover's pegs; the residue is
+        the spoke minus the ring's offset (the slot there now).
+        """
+        found = self._turns.get(free)
+        if found is None:
+            spokes = self.spokes
+            found = tuple(
+                sum(
+                    1 << index
+                    for index, delta in enumerate(self.deltas)
+                    if free >> ((residue - delta) % spokes) & 1
+                )
+                for residue in range(spokes)
+            )
+            self._turns[free] = found
         return found
 
 
@@ -207,64 +248,16 @@ class _Context:
         self.spokes = board.spokes
         self.dice = _Dice(board)
         self.cache: dict[tuple[object, ...], float] = {}
-        self.paths: dict[tuple[object, ...], dict[int, tuple[int, ...]]] = {}
-        self._turns: dict[tuple[int, int, int], int] = {}
-
-    def ring_turns(self, ring: int, free: int, residue: int) -> int:
-        """Return the turns (bits over ``dice.deltas``) that put a free slot of ``ring`` on a spoke.
-
-        ``free`` is the ring's mask of black slots without the mover's pegs; ``residue`` is
-        the spoke minus the ring's offset (the slot there now).
-        """
-        key = (ring, free, residue)
-        found = self._turns.get(key)
-        if found is None:
-            spokes = self.spokes
-            found = 0
-            for index, delta in enumerate(self.dice.deltas):
-                if free >> ((residue - delta) % spokes) & 1:
-                    found |= 1 << index
-            self._turns[key] = found
-        return found
-
-
-def _sniper_paths(
-    ctx: _Context, offsets: Sequence[int], blockers: Sequence[int], sniper: tuple[int, int]
-) -> dict[int, tuple[int, ...]]:
-    """Return, per spoke the sniper can turn onto, the turns that open each ring inward.
-
-    For spoke s the tuple holds, for rings low+1, low+2, ... in order, the turns of that
-    ring (bits over ``dice.deltas``) that put a black cell free of the mover's own pegs on
-    s; it stops before the first ring no turn opens (the peg cannot pass it on s).
-    """
-    low, low_spoke = sniper
-    key = (-2, low, low_spoke, tuple(offsets[low + 1 :]), tuple(blockers[low + 1 :]))
-    found = ctx.paths.get(key)
-    if found is not None:
-        return found
-    spokes = ctx.spokes
-    black = ctx.tables.black
-    ring_turns = ctx.ring_turns
-    found = {}
-    for delta in ctx.dice.deltas:
-        spoke = (low_spoke + delta) % spokes
-        if spoke in found:
-            continue
-        masks = []
-        for ring in range(low + 1, INNER + 1):
-            mask = ring_turns(ring, black[ring] & ~blockers[ring], (spoke - offsets[ring]) % spokes)
-            if not mask:
-                break
-            masks.append(mask)
-        found[spoke] = tuple(masks)
-    ctx.paths[key] = found
-    return found
+        self.unions: dict[tuple[int, ...], float] = {}
+        # Per ring: the turns that keep the sniper's way open on a ring it need not pass
+        # (outward of the sniper, inward of the target); copied and filled in per spoke.
+        self.every_ring = [self.dice.every] * rings.RINGS
 
 
 def _snipe_chance(
     ctx: _Context,
-    offsets: Sequence[int],
-    blockers: Sequence[int],
+    offsets: tuple[int, ...],
+    blockers: tuple[int, ...],
     sniper: tuple[int, int],
     target: tuple[int, int],
 ) -> float:
@@ -277,103 +270,114 @@ def _snipe_chance(
     mover's own pegs (``blockers``: per ring, a bit mask of slots holding them). Two rings
     of one colour cannot both turn; a ring may always stay put. Exact for these conditions;
     it ignores that the mover's other pegs move first (they may clear or block the way).
+    Only the rings between the two cells matter, so the answer is kept by their offsets and
+    blockers: a search meets the same few again and again.
     """
     low, low_spoke = sniper
     high, high_spoke = target
-    key = (
-        low,
-        low_spoke,
-        high,
-        high_spoke,
-        tuple(offsets[low + 1 : high]),
-        tuple(blockers[low + 1 : high]),
-    )
-    cached = ctx.cache.get(key)
-    if cached is not None:
-        return cached
+    key = (low, low_spoke, high, high_spoke, offsets[low + 1 : high], blockers[low + 1 : high])
+    found = ctx.cache.get(key)
+    if found is None:
+        found = ctx.cache[key] = _snipe_chance_of(ctx, offsets, blockers, sniper, target)
+    return found
+
+
+def _snipe_chance_of(
+    ctx: _Context,
+    offsets: tuple[int, ...],
+    blockers: tuple[int, ...],
+    sniper: tuple[int, int],
+    target: tuple[int, int],
+) -> float:
+    """Work out :func:`_snipe_chance` (not kept)."""
+    low_spoke = sniper[1]
+    spokes = ctx.spokes
+    dice = ctx.dice
+    ways = _ways(ctx, offsets, blockers, sniper, target)
+    total = 0.0
+    for value in dice.values:
+        # The spokes the sniper can end up on, given its own ring's die: it turns by the die
+        # (its partner ring stays put), or stays put (the die is 0, or the partner turns).
+        here: set[int] = set()
+        both = 1
+        if value:
+            both = dice.both[value]
+            for delta in (value, -value):
+                spoke = (low_spoke + delta) % spokes
+                if spoke in ways and ways[spoke][1] & 1:
+                    here.add(spoke)
+        if low_spoke in ways and ways[low_spoke][1] & both:
+            here.add(low_spoke)
+        packed = tuple(ways[spoke][0] for spoke in sorted(here))
+        total += dice.chance[value] * _union_chance(ctx, packed)
+    return total
+
+
+def _ways(
+    ctx: _Context,
+    offsets: tuple[int, ...],
+    blockers: tuple[int, ...],
+    sniper: tuple[int, int],
+    target: tuple[int, int],
+) -> dict[int, tuple[int, int]]:
+    """Per spoke the sniper's ring can bring it to and some turn of every ring between
+    opens the way on (for Central Control: an entrance), the die values the four other
+    colours allow (packed, see ``_Dice.all_packed``) and the turns of the sniper's partner
+    ring that keep the way open."""
+    low, low_spoke = sniper
+    high, high_spoke = target
     tables = ctx.tables
     spokes = ctx.spokes
     dice = ctx.dice
-    between = high - low - 1
-    paths = _sniper_paths(ctx, offsets, blockers, sniper)
-    passable = _passable(dice, spokes, paths, low, target)
+    black = tables.black
     centre = high == rings.RINGS
-    entrances = tables.entrances
-
     own_colour = tables.ring_colour[low]
     pair = tables.colour_rings[own_colour]
     partner = pair[1] if pair[0] == low else pair[0]
     others = [tables.colour_rings[c] for c in COLOURS if c != own_colour]
-    # Per spoke the sniper can reach: the die values each other colour allows (bits).
-    allowed: dict[int, tuple[int, ...]] = {}
-    for spoke, masks in paths.items():
-        if len(masks) < between or (centre and not entrances >> spoke & 1):
-            allowed[spoke] = ()
+    width = len(dice.values)
+    # Per ring between the two: its turns (bits) that open a free black cell, per residue.
+    between = [
+        (ring, dice.ring_turns(black[ring] & ~blockers[ring]), offsets[ring])
+        for ring in range(low + 1, min(high, rings.RINGS))
+    ]
+    ways: dict[int, tuple[int, int]] = {}
+    for spoke in {(low_spoke + delta) % spokes for delta in dice.deltas}:
+        if centre and not tables.entrances >> spoke & 1:
             continue
-        allowed[spoke] = tuple(
-            dice.allowed(passable(first, spoke), passable(second, spoke))
-            for first, second in others
-        )
-    total = 0.0
-    for value in dice.values:
-        # The spokes the sniper can end up on, given its own ring's die.
-        here: set[int] = set()
-        if value == 0:
-            if allowed[low_spoke] and passable(partner, low_spoke) & 1:
-                here.add(low_spoke)
+        passable = ctx.every_ring[:]  # per ring: the turns that let the sniper's peg by
+        for ring, turns, offset in between:
+            passable[ring] = turns[(spoke - offset) % spokes]
+            if not passable[ring]:
+                break
         else:
-            for delta in (value, -value):
-                spoke = (low_spoke + delta) % spokes
-                if allowed[spoke] and passable(partner, spoke) & 1:
-                    here.add(spoke)
-            if allowed[low_spoke] and passable(partner, low_spoke) & dice.both[value]:
-                here.add(low_spoke)
-        candidates = [allowed[spoke] for spoke in sorted(here)]
-        total += dice.chance[value] * _union_chance(dice, candidates, len(others))
-    ctx.cache[key] = total
-    return total
+            if not centre:
+                passable[high] = dice.reaching[(spoke - high_spoke) % spokes]
+            packed = 0
+            for colour, (first, second) in enumerate(others):
+                packed |= dice.allowed(passable[first], passable[second]) << (colour * width)
+            ways[spoke] = (packed, passable[partner])
+    return ways
 
 
-def _passable(
-    dice: _Dice, spokes: int, paths: Mapping[int, Sequence[int]], low: int, target: tuple[int, int]
-) -> Callable[[int, int], int]:
-    """Return ``passable(ring, spoke)``: the turns of ``ring`` (bits over ``dice.deltas``)
-    that let the sniper's peg (on ring ``low``) by on its way to ``target``."""
-    high, high_spoke = target
-    every = dice.every
-    reaching = dice.reaching
-
-    def passable(ring: int, spoke: int) -> int:
-        if ring <= low or ring > high:
-            return every
-        if ring == high:
-            return reaching[(spoke - high_spoke) % spokes]
-        return paths[spoke][ring - low - 1]
-
-    return passable
-
-
-def _union_chance(dice: _Dice, candidates: Sequence[Sequence[int]], colours: int) -> float:
+def _union_chance(ctx: _Context, candidates: tuple[int, ...]) -> float:
     """The chance of the union over candidate spokes (each: the values every other colour
-    allows there), by inclusion and exclusion; each answer kept."""
-    key = (tuple(tuple(c) for c in candidates), colours)
-    found = dice.unions.get(key)
+    allows there, packed), by inclusion and exclusion; each answer kept."""
+    found = ctx.unions.get(candidates)
     if found is not None:
         return found
-    weight = dice.weight
+    dice = ctx.dice
     union = 0.0
     for subset in range(1, 1 << len(candidates)):
-        chosen = [c for j, c in enumerate(candidates) if subset >> j & 1]
-        joint = 1.0
-        for colour in range(colours):
-            values = dice.all_values
-            for masks in chosen:
-                values &= masks[colour]
-            joint *= weight(values)
-            if joint == 0.0:
-                break
-        union += joint if len(chosen) % 2 else -joint
-    dice.unions[key] = union
+        values = dice.all_packed
+        chosen = 0
+        for j, packed in enumerate(candidates):
+            if subset >> j & 1:
+                values &= packed
+                chosen += 1
+        joint = dice.joint(values)
+        union += joint if chosen % 2 else -joint
+    ctx.unions[candidates] = union
     return union
 
 
@@ -442,16 +446,17 @@ def _snipe_worth(
     spokes = ctx.spokes
     offsets = state.offsets
     victim_set = set(victims)
-    blockers = [0] * rings.RINGS
+    masks = [0] * rings.RINGS
     movers: list[tuple[int, int]] = []
     targets: list[tuple[int, int]] = []
     for who, ring, slot in state.pegs:
         spoke = (slot + offsets[ring]) % spokes
         if who == mover:
-            blockers[ring] |= 1 << slot
+            masks[ring] |= 1 << slot
             movers.append((ring, spoke))
         elif who in victim_set:
             targets.append((ring, spoke))
+    blockers = tuple(masks)
     bases = _waiting_bases(ctx, state, mover)
     points = worth = 0.0
     for ring, spoke in targets:
@@ -492,47 +497,47 @@ def _losses(ctx: _Context, state: State, seat: int) -> Iterator[float]:
     if not movers or not mine:
         return
     safe = [[1.0] * len(mine) for _ in movers]
-    for number, target, chance in chain(
-        _entry_snipes(ctx, state, movers, mine), _peg_snipes(ctx, state, movers, mine)
-    ):
-        if chance:
-            before = safe[number][target]
-            safe[number][target] = after = before * (1.0 - chance)
-            yield (before - after) * (POINT + PEG_WORTH[mine[target][0]])
-
-
-def _entry_snipes(
-    ctx: _Context, state: State, movers: list[int], mine: list[tuple[int, int]]
-) -> Iterator[tuple[int, int, float]]:
-    """Yield (mover's place in ``movers``, target's in ``mine``, chance) of each entry snipe."""
-    for number, mover in enumerate(movers):
+    worth = [POINT + PEG_WORTH[ring] for ring, _ in mine]
+    outer = [(target, spoke) for target, (ring, spoke) in enumerate(mine) if ring == 0]
+    for number, mover in enumerate(movers if outer else ()):
+        row = safe[number]
         for base_spoke in _waiting_bases(ctx, state, mover):
-            for target, (ring, spoke) in enumerate(mine):
-                if ring == 0:
-                    yield number, target, _entry_snipe_chance(ctx, spoke, base_spoke)
-
-
-def _peg_snipes(
-    ctx: _Context, state: State, movers: list[int], mine: list[tuple[int, int]]
-) -> Iterator[tuple[int, int, float]]:
-    """Yield (mover's place, target's place, chance) of each peg's snipe, nearest first."""
-    spokes = ctx.spokes
-    offsets = state.offsets
-    index = {mover: number for number, mover in enumerate(movers)}
-    blockers = [[0] * rings.RINGS for _ in movers]
-    snipers: list[list[tuple[int, int]]] = [[] for _ in range(rings.RINGS)]  # per ring
-    for who, ring, slot in state.pegs:
-        number = index.get(who)
-        if number is not None:
-            blockers[number][ring] |= 1 << slot
-            snipers[ring].append((number, (slot + offsets[ring]) % spokes))
+            for target, spoke in outer:
+                chance = _entry_snipe_chance(ctx, spoke, base_spoke)
+                if chance:
+                    before = row[target]
+                    row[target] = after = before * (1.0 - chance)
+                    yield (before - after) * worth[target]
+    # The snipers nearest their targets first.
+    blockers, snipers = _snipers(state, movers, spokes)
     for distance in range(1, rings.RINGS):
         for target, peg in enumerate(mine):
             low = peg[0] - distance
             if low >= 0:
                 for number, spoke in snipers[low]:
                     chance = _snipe_chance(ctx, offsets, blockers[number], (low, spoke), peg)
-                    yield number, target, chance
+                    if chance:
+                        row = safe[number]
+                        before = row[target]
+                        row[target] = after = before * (1.0 - chance)
+                        yield (before - after) * worth[target]
+
+
+def _snipers(
+    state: State, movers: list[int], spokes: int
+) -> tuple[list[tuple[int, ...]], list[list[tuple[int, int]]]]:
+    """Return the blockers of each of ``movers`` (per ring, a mask of its pegs' slots) and,
+    per ring, the movers' pegs there as (mover's place in ``movers``, spoke)."""
+    offsets = state.offsets
+    index = {mover: number for number, mover in enumerate(movers)}
+    masks = [[0] * rings.RINGS for _ in movers]
+    snipers: list[list[tuple[int, int]]] = [[] for _ in range(rings.RINGS)]
+    for who, ring, slot in state.pegs:
+        place = index.get(who)
+        if place is not None:
+            masks[place][ring] |= 1 << slot
+            snipers[ring].append((place, (slot + offsets[ring]) % spokes))
+    return [tuple(mask) for mask in masks], snipers
 
 
 def _centre_worth(ctx: _Context, state: State, seat: int) -> float:
@@ -543,12 +548,13 @@ def _centre_worth(ctx: _Context, state: State, seat: int) -> float:
     """
     spokes = ctx.spokes
     offsets = state.offsets
-    blockers = [0] * rings.RINGS
+    masks = [0] * rings.RINGS
     mine: list[tuple[int, int]] = []
     for who, ring, slot in state.pegs:
         if who == seat:
-            blockers[ring] |= 1 << slot
+            masks[ring] |= 1 << slot
             mine.append((ring, (slot + offsets[ring]) % spokes))
+    blockers = tuple(masks)
     return sum(
         _snipe_chance(ctx, offsets, blockers, peg, (rings.RINGS, -1)) * (POINT - PEG_WORTH[peg[0]])
         for peg in mine

@@ -118,3 +118,21 @@ def twice(main: Callable[[], None]) -> None:
 def on_stand_in() -> bool:
     """True in the child that runs on the stand-in (e.g. to scale a deadline by ten)."""
     return os.environ.get(CHILD) == "zero2"
+
+
+def leave() -> str:
+    """Move this process out of the stand-in's cgroup(s), back to the root ones (a no-op off
+    the stand-in): for what stands in for other devices, such as the phones on the Wi-Fi,
+    which must not spend the box's tenth of a core. Answers why it could not, or ""."""
+    if not on_stand_in():
+        return ""
+    root = _v2_root()
+    roots = (
+        [root] if root is not None else [Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup/cpuset")]
+    )
+    try:
+        for folder in roots:
+            (folder / "cgroup.procs").write_text(str(os.getpid()))
+    except OSError as error:
+        return f"it stays on the stand-in ({error.strerror or error})"
+    return ""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -35,3 +36,32 @@ def test_twice_prints_both_columns_or_says_why_the_second_is_missing(tmp_path: P
     assert lines[:2] == ["== this machine (unconstrained)", "figure host"]
     assert lines[2].startswith("== Pi Zero 2 stand-in (one core, cpu.max 10000 100000)")
     assert lines[3] == "figure zero2" or lines[3].startswith("   not measured: ")
+
+
+def test_leave_takes_a_process_on_the_stand_in_out_of_its_cgroup() -> None:
+    # What stands in for the phones leaves the box's tenth of a core (bench/phones.py).
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT / 'bench')!r}); import zero2\n"
+        "before = open('/proc/self/cgroup').read()\n"
+        "reason = zero2.leave()\n"
+        "print(repr(reason), 'mandala-zero2-' in before, 'mandala-zero2-' in "
+        "open('/proc/self/cgroup').read())\n"
+    )
+    env = {**os.environ, zero2.CHILD: "zero2"}
+    done, reason = zero2.run([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env)
+    if reason:
+        assert done.returncode == -1 and "cgroup" in reason
+        return
+    assert done.returncode == 0
+    assert done.stdout.decode().split() == ["''", "True", "False"]
+
+
+def test_leave_is_nothing_off_the_stand_in() -> None:
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT / 'bench')!r}); import zero2\n"
+        "before = open('/proc/self/cgroup').read()\n"
+        "print(repr(zero2.leave()), before == open('/proc/self/cgroup').read())\n"
+    )
+    env = {key: value for key, value in os.environ.items() if key != zero2.CHILD}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, check=True)
+    assert done.stdout.decode().split() == ["''", "True"]

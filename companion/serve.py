@@ -11,12 +11,12 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import socket
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from companion.box.address import Reach
 from companion.config import ServeOptions, choose_backend, is_raspberry_pi, load_maps
 from companion.games.base import RecordError
 
@@ -76,6 +76,16 @@ def make_server(app: Any, host: str, port: int) -> Any:
     )
 
 
+def bound_port(server: Any, reach: Reach) -> int:
+    """The port the server was bound to (``--port 0`` picks one), told to ``reach`` too."""
+    listen = getattr(server, "effective_listen", None) or [
+        (server.effective_host, server.effective_port)
+    ]
+    port = int(listen[0][1])
+    reach.bound(port)
+    return port
+
+
 def stop_server(server: Any, table: Any) -> None:
     """End every live stream, then close the server (it waits for its threads to finish)."""
     table.close_streams()
@@ -83,18 +93,12 @@ def stop_server(server: Any, table: Any) -> None:
 
 
 def addresses(host: str, port: int) -> list[str]:
-    """Return the panel's address(es) to open: every interface's own for a wildcard host."""
-    if host in ("0.0.0.0", "::", ""):
-        found = ["127.0.0.1"]
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-                probe.connect(("10.255.255.255", 1))  # no packet is sent: it picks a route
-                found.insert(0, probe.getsockname()[0])
-        except OSError:
-            pass
-        return [f"http://{name}:{port}/" for name in dict.fromkeys(found)]
-    shown = f"[{host}]" if ":" in host else host
-    return [f"http://{shown}:{port}/"]
+    """Return the panel's address(es) to open: the network's and 127.0.0.1 for a wildcard host."""
+    from companion.box.address import WILDCARD_HOSTS, network_addresses, url_of
+
+    if host in WILDCARD_HOSTS:
+        return [url_of(name, port) for name in (*network_addresses(), "127.0.0.1")]
+    return [url_of(host, port)]
 
 
 def wifi_for(options: ServeOptions, backend: str, data: Path) -> WifiBox | None:
@@ -221,14 +225,17 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     }
     rolling.start(data)  # one backup a day in <data>/backups, today's made while serving
     doctor = PanelDoctor(options, options.config_file, log_buffer)
+    reach = Reach(options.host, options.port)  # the join codes' addresses (api_join)
     app = create_app(
-        config, table=table, more_errors=firmware_errors(), diagnostics=doctor, wifi=wifi
+        config,
+        table=table,
+        more_errors=firmware_errors(),
+        diagnostics=doctor,
+        wifi=wifi,
+        reach=reach,
     )
     server = make_server(app, options.host, options.port)
-    listen = getattr(server, "effective_listen", None) or [
-        (server.effective_host, server.effective_port)
-    ]
-    port = int(listen[0][1])
+    port = bound_port(server, reach)
     print(f"mandala: {why}", file=stdout, flush=True)
     print(f"mandala: data in {data}", file=stdout, flush=True)
     for address in addresses(options.host, port):

@@ -1,4 +1,5 @@
-"""The box itself, apart from the games: its Wi-Fi (``wifi``) and its updates (``update``).
+"""The box itself, apart from the games: its Wi-Fi (``wifi``), its updates (``update``) and
+the addresses phones reach it at (``address``).
 
 What lives here: small interfaces over the operating system's tools (NetworkManager's
 ``nmcli``, ``git`` and ``systemctl``, the release files), each with the exact commands it
@@ -6,6 +7,7 @@ runs documented, and the errors they answer (:class:`~companion.games.base.Manda
 subclasses with plain messages).
 
 What must not: anything of the panel (Flask), the table or the firmware. The package imports
-the standard library and ``companion.games.base`` (for the error root) only; the web layer and
-the process wiring (``companion.serve``, ``companion.cli``) use it, never the other way round.
+the standard library, ``companion.games.base`` (for the error root) and ``companion.phrases``
+only; the web layer and the process wiring (``companion.serve``, ``companion.cli``) use it,
+never the other way round.
 """

@@ -2,7 +2,7 @@
 
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
 (``api_games``, ``api_board``, ``api_boards``, ``api_box``, ``api_update``, ``api_health``,
-``api_wifi``, ``events``, ``owner``, ``pages``; the logbook's ``api_logbook`` and
+``api_wifi``, ``api_join``, ``events``, ``owner``, ``pages``; the logbook's ``api_logbook`` and
 ``logbook_pages``), the one JSON error helper (``errors``), the owner guard
 (``owner.owner_only``) and what every view does first (``context``). Views parse the request,
 call the table service and serialise its answer; nothing else. The process around it (config,
@@ -21,6 +21,7 @@ from typing import Any
 
 from flask import Flask
 
+from companion.box.address import Reach
 from companion.web import (
     api_board,
     api_boards,
@@ -30,6 +31,7 @@ from companion.web import (
     api_exports,
     api_games,
     api_health,
+    api_join,
     api_logbook,
     api_update,
     api_wifi,
@@ -63,6 +65,7 @@ def create_app(
     more_errors: Sequence[errors.Mapping] = (),
     diagnostics: Diagnostics | None = None,
     wifi: api_wifi.WifiService | None = None,
+    reach: Reach | None = None,
 ) -> Flask:
     """Build the panel around a running table service.
 
@@ -72,7 +75,9 @@ def create_app(
     status and code, as :data:`companion.web.errors.MAPPED` does. ``diagnostics`` is the
     doctor the Health page asks (without one, ``/health`` and ``/api/health`` answer 404).
     ``wifi`` is the box's Wi-Fi (``companion.box.wifi_box.WifiBox``; without one, ``/api/wifi``
-    answers 404 and the captive-portal probes are never answered).
+    answers 404 and the captive-portal probes are never answered). ``reach`` is what the
+    server listens on (``companion.box.address.Reach``): the join codes' addresses (without
+    one, ``/api/join`` and ``/join.svg`` answer 404 and the home page shows no code).
     """
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -82,6 +87,7 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions[TABLE_KEY] = table
     app.extensions[DIAGNOSTICS_KEY] = diagnostics
+    app.extensions[api_join.REACH_KEY] = reach
     errors.register(app, (*more_errors, *api_wifi.ERRORS))
     api_wifi.register(app, wifi)  # the captive probes are answered before the Host check
     security.register(app)
@@ -96,6 +102,7 @@ def create_app(
         api_exports.blueprint,
         advisor_blueprint,
         api_health.blueprint,
+        api_join.blueprint,
         api_wifi.blueprint,
         events.blueprint,
         owner.blueprint,

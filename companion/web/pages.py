@@ -22,6 +22,7 @@ from companion.table.colours import PALETTE
 from companion.web.api_boards import find_board, saved_names
 from companion.web.api_damaged import damaged_copies
 from companion.web.api_games import page_number
+from companion.web.api_join import has_reach
 from companion.web.api_logbook import logbook
 from companion.web.context import diagnostics, table
 from companion.web.viewer import viewer
@@ -142,6 +143,7 @@ def home() -> str:
         page=page_config(),
         seat_colours=SEAT_COLOURS,
         damaged=damaged_copies(),
+        joinable=has_reach(),
     )
 
 

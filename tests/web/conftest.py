@@ -163,18 +163,24 @@ def emulated_owner(emulated_client: FlaskClient, data_dir: Path) -> str:
     return pair_owner(emulated_client, data_dir)
 
 
-def serving(table: Table, config: dict[str, Any], wifi: Any = None) -> Iterator[str]:
+def serving(
+    table: Table, config: dict[str, Any], wifi: Any = None, *, reach: Any = None
+) -> Iterator[str]:
     """Serve the panel of ``table`` (and ``wifi``) on ``mandala serve``'s waitress server (a
-    free port, a thread) until the generator is closed; yield its base URL."""
+    free port, a thread) until the generator is closed; yield its base URL. With ``reach``
+    (``companion.box.address.Reach``) it listens on that host and tells it the port."""
     import threading
 
     from companion.serve import make_server, stop_server
 
-    app = create_app(config, table=table, diagnostics=PanelDoctor(), wifi=wifi)
-    httpd: Any = make_server(app, "127.0.0.1", 0)
+    host = "127.0.0.1" if reach is None else reach.host
+    app = create_app(config, table=table, diagnostics=PanelDoctor(), wifi=wifi, reach=reach)
+    httpd: Any = make_server(app, host, 0)
+    if reach is not None:
+        reach.bound(httpd.effective_port)
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.effective_port}"
+    yield f"http://{host}:{httpd.effective_port}"
     stop_server(httpd, table)
     thread.join(timeout=5)
 

@@ -322,6 +322,7 @@
     const view = Panel.merge(game, item);  // null: a change was missed
     if (view === null) refresh();
     else if (view !== game) { game = view; render(); }
+    if (typeof Join !== "undefined") Join.refresh();  // a seat taken or freed: its code goes or comes
   }
 
   function follow() {
@@ -336,4 +337,9 @@
   if (game.state.mode === "play" && !game.state.over && !game.state.seat && mine && mine.token) {
     take(mine.seat, mine.token).catch(() => window.localStorage.removeItem(seatKey));
   }
+  // A seat's join code (join.js: ...?seat=N) opens the game with that seat's Take button ready.
+  const wanted = new URLSearchParams(window.location.search).get("seat");
+  const ready = wanted === null ? null :
+    document.querySelector('#cards-seat-list [data-take="' + Number(wanted) + '"]');
+  if (ready) { ready.classList.add("primary"); ready.focus(); ready.scrollIntoView({ block: "center" }); }
 })();

@@ -382,7 +382,7 @@ def phones_figures(game_turns: int, phones: int, moves: int) -> None:
             clients.answer()  # "ready": every phone has its first item, the whole state
             clients.answer("mark")
             spokes = table.find(str(game["id"])).state.board.spokes
-            frames, board_seqs, last_edges = drive_moves(
+            frames, board_seqs, last_edges, late = drive_moves(
                 table, items, sensed, strips[0], planned, spokes
             )
             told = json.loads(clients.answer(f"upto {sensed.board['seq']}"))
@@ -396,6 +396,12 @@ def phones_figures(game_turns: int, phones: int, moves: int) -> None:
         f"{game_turns}-turn game, {phones} phones: last edge -> LED frame written: "
         f"{percentiles(frames)}"
     )
+    if late:
+        print(
+            f"   ({len(late)} of {len(frames)} frames later than {LATE_S * 1000:.0f} ms: in "
+            f"those moves the pin and table threads waited {sum(w for _, w in late) * 1000:.0f}"
+            f" ms for a CPU, on the run queue, of {sum(t for t, _ in late) * 1000:.0f} ms)"
+        )
     if not phones:
         return
     reached = [
@@ -443,28 +449,50 @@ def drive_moves(
     strip: TimedStrip,
     moves: list[tuple[int, int]],
     spokes: int,
-) -> tuple[list[float], list[int], list[float]]:
+) -> tuple[list[float], list[int], list[float], list[tuple[float, float]]]:
     """Make ``moves`` on the emulated encoders, each left to settle. Answers the times from
     the last edge to the LED frame written (for the moves whose frame changed), and each
-    move's ``board`` item with the ring at rest (its ``seq``) and its last edge's time."""
+    move's ``board`` item with the ring at rest (its ``seq``) and its last edge's time; and
+    for each frame later than :data:`LATE_S`, its time and how long the threads on the way
+    waited for a CPU meanwhile (a busy machine's other processes, not the table's work)."""
     turner = table.ring_board.turner()
     assert turner is not None
     frames: list[float] = []
     seqs: list[int] = []
     edges: list[float] = []
+    path = [t.native_id for t in threading.enumerate() if t.name in PATH_THREADS]
+    late: list[tuple[float, float]] = []
     for ring, steps in moves:
         target = (sensed.board["offsets"][ring] + steps) % spokes
         drain_times(strip.written)
+        waited = run_queue_wait(path)
         turner.turn(ring, steps)
         last_edge = time.perf_counter()
         aligned_at, _ = wait_board(items, ring_at(ring, target, "aligned"), sensed)
         written = [at for at in drain_times(strip.written) if at <= aligned_at]
         if written:
             frames.append(written[-1] - last_edge)
+            if frames[-1] > LATE_S:
+                late.append((frames[-1], run_queue_wait(path) - waited))
         seqs.append(int(sensed.board["seq"]))
         edges.append(last_edge)
         wait_board(items, ring_at(ring, target, "settled"), sensed)
-    return frames, seqs, edges
+    return frames, seqs, edges, late
+
+
+PATH_THREADS = ("mock-pin-callbacks", "table")
+"""The threads an edge goes through to the LED frame (the emulated pins', the table's)."""
+LATE_S = 0.01
+
+
+def run_queue_wait(threads: list[int | None]) -> float:
+    """Seconds ``threads`` (native ids, this process's) have waited for a CPU in all: the
+    second figure of ``/proc/self/task/ID/schedstat`` (0 where the kernel has none)."""
+    total = 0
+    for native in threads:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            total += int(Path(f"/proc/self/task/{native}/schedstat").read_text().split()[1])
+    return total / 1e9
 
 
 def drain_times(written: queue.Queue[float]) -> list[float]:

@@ -28,7 +28,8 @@ def test_the_phones_figure_times_a_frame_for_every_move_and_counts_each_phones_b
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    lines = done.stdout.splitlines()
+    # A frame late on a busy machine adds a line saying how long it waited for a CPU.
+    lines = [line for line in done.stdout.splitlines() if not line.startswith("   (")]
     assert lines[0] == "== this machine (unconstrained)"
     assert re.fullmatch(
         r"650-turn game, 3 phones: last edge -> LED frame written: p50 [\d.]+ ms, "

@@ -11,7 +11,8 @@ the PWM LED driver (``hardware/pins-pwm.toml``), which wires an ``undo`` button 
 and so is ``allowed_hosts`` (names the panel answers to besides localhost, the hostname, its
 ``.local`` name and the machine's addresses, e.g. ``["mandala.home.arpa"]``), and ``wifi``
 (``auto``: the box manages its Wi-Fi through NetworkManager on a Pi, never in emulation;
-``on``: in emulation too; ``off``: never).
+``on``: in emulation too; ``off``: never), and ``language`` (the box's: ``en`` or ``de``, what
+the table view and the Pi's speaker use; phones choose their own).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from companion.catalogue import SOURCE, languages
 from companion.games.base import (
     RecordError,
     as_bool,
@@ -48,6 +50,7 @@ CONFIG_KEYS = (
     "cards_pause_ms",
     "allowed_hosts",
     "wifi",
+    "language",
 )
 WIFI_MODES = ("auto", "on", "off")
 MAX_CARDS_MS = 60_000
@@ -76,6 +79,8 @@ class ServeOptions:
     """How long each of the card companion's actions takes at least (None: 700 ms)."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names the panel answers to besides its own (``companion.web.security``)."""
+    language: str = SOURCE
+    """The box's language (``companion.catalogue``): the table view's and the speaker's."""
     wifi: str = "auto"
     """Whether the box manages its Wi-Fi through NetworkManager (``companion.box.wifi``):
     ``auto`` on a Pi (never in emulation), ``on`` also in emulation, ``off`` never."""
@@ -134,6 +139,7 @@ def options_from_mapping(obj: dict[str, Any], base: Path) -> ServeOptions:
         ("cards_pause_ms", "cards_pause_ms", lambda v, key: as_int(v, key, 0, MAX_CARDS_MS)),
         ("allowed_hosts", "allowed_hosts", lambda value, key: parse_hosts(value)),
         ("wifi", "wifi", lambda value, key: as_str(value, key, WIFI_MODES)),
+        ("language", "language", lambda value, key: as_str(value, key, languages())),
     )
     changes: dict[str, Any] = {}
     for key, option, read in readers:

@@ -220,6 +220,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "DEFAULT_BOARD": options.board,
         "DETENTS_PER_SLOT": [ring.detents_per_slot for ring in pin_map.rings],
         "ALLOWED_HOSTS": list(options.allowed_hosts),
+        "LANGUAGE": options.language,
         # The unit names the install its updater updates (systemd/mandala.service).
         "UPDATE_INSTALL": os.environ.get("MANDALA_INSTALL") or None,
     }

@@ -3,8 +3,8 @@
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
 (``api_games``, ``api_board``, ``api_boards``, ``api_box``, ``api_update``, ``api_health``,
 ``api_wifi``, ``api_join``, ``events``, ``owner``, ``pages``; the logbook's ``api_logbook`` and
-``logbook_pages``), the one JSON error helper (``errors``), the owner guard
-(``owner.owner_only``) and what every view does first (``context``). Views parse the request,
+``logbook_pages``; the language's ``i18n``), the one JSON error helper (``errors``), the owner
+guard (``owner.owner_only``) and what every view does first (``context``). Views parse the request,
 call the table service and serialise its answer; nothing else. The process around it (config,
 hardware, waitress, systemd) is wired in ``companion.serve``.
 
@@ -37,6 +37,7 @@ from companion.web import (
     api_wifi,
     errors,
     events,
+    i18n,
     logbook_pages,
     owner,
     pages,
@@ -55,6 +56,7 @@ DEFAULTS: dict[str, Any] = {
     "JSON_SORT_KEYS": False,
     "ALLOWED_HOSTS": [],  # host names answered besides the box's own (``security``)
     "UPDATE_INSTALL": None,  # the install an updater updates (``api_update``); None: no updater
+    "LANGUAGE": "en",  # the box's language: the table view's, and a phone's that names none
 }
 
 
@@ -91,6 +93,7 @@ def create_app(
     errors.register(app, (*more_errors, *api_wifi.ERRORS))
     api_wifi.register(app, wifi)  # the captive probes are answered before the Host check
     security.register(app)
+    i18n.register(app)  # the language of each page, the switch, the scripts' catalogue
     for blueprint in (
         api_games.blueprint,
         api_board.blueprint,

@@ -42,9 +42,10 @@ SEATS = ["Ann", "Bo"]
 SKIPPED_GET_RULES = {"/static/<path:filename>", "/api/boards/<name>", "/api/events"}
 """GET routes not requested per step: static files, a named ring board, and the stream
 (checked on its own, per subscriber)."""
-ARGUMENTS = {"game_id": "", "player_id": "1", "other": "2"}
-"""What each GET route's placeholders are filled with: the game, and the logbook's first two
-players (the game's first seats, so a player's page speaks of this game's people)."""
+ARGUMENTS = {"game_id": "", "player_id": "1", "other": "2", "code": "de"}
+"""What each GET route's placeholders are filled with: the game, the logbook's first two
+players (the game's first seats, so a player's page speaks of this game's people), and a
+language (the switch, the scripts' catalogue)."""
 PLACEHOLDER = re.compile(r"<(?:\w+:)?(\w+)>")
 
 

@@ -104,7 +104,7 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
                 if match.group(1) == "int":
                     number = data.draw(st.integers(0, 12) | st.integers(0, 10**30))
                     return str(number)
-                known = st.sampled_from([game_id, "reference", "done", "undo"])
+                known = st.sampled_from([game_id, "reference", "done", "undo", "de"])
                 text = data.draw(known | st.text(max_size=10))
                 return quote(text, safe="")
 

@@ -257,7 +257,31 @@ const Panel = (() => {
      values, and for a counted one its plural and count): the message in the page's language,
      then the values put in, nested phrases too. ``words`` maps a message to its translation,
      or a counted message to its forms, picked by ``pluralForm(count)``; empty, it is English. */
-  const catalogue = { words: {}, pluralForm: (count) => (count === 1 ? 0 : 1) };
+  const catalogue = { words: {}, pluralForm: (count) => (count === 1 ? 0 : 1), use };
+  /* The plural rules there are, by the expression a catalogue's Plural-Forms gives (Babel's
+     babel.messages.plurals); a catalogue with another rule needs its line here, and
+     tests/test_catalogue.py says so. A table, so no catalogue text is ever evaluated. */
+  const SLAVIC = (n) => (n % 10 === 1 && n % 100 !== 11 ? 0
+    : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2);
+  const PLURAL_RULES = {
+    "(n != 1)": (n) => (n !== 1 ? 1 : 0),
+    "0": () => 0,
+    "(n > 1)": (n) => (n > 1 ? 1 : 0),
+    "(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2": (n) =>
+      (n === 0 || n === 1 ? 0 : n !== 0 && n % 1000000 === 0 ? 1 : 2),
+    "(n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2)": (n) =>
+      (n === 1 ? 0 : n !== 0 && n % 1000000 === 0 ? 1 : 2),
+    "n % 10 == 1 && n % 100 != 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2": SLAVIC,
+    "n == 1 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2": (n) =>
+      (n === 1 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2),
+    "(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2)": (n) => (n === 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2),
+  };
+  /* Take the page's catalogue (/catalogue/<code>.js, companion/web/i18n.py). */
+  function use(found) {
+    catalogue.words = found.words;
+    catalogue.pluralForm = PLURAL_RULES[found.plural] || PLURAL_RULES["(n != 1)"];
+    catalogue.language = found.language;
+  }
   function phraseText(phrase) {
     const found = catalogue.words[phrase.text];
     let message = typeof found === "string" ? found : phrase.text;
@@ -273,10 +297,17 @@ const Panel = (() => {
     });
   }
 
+  /* A message of the catalogue with its values: t("{name} moved", { name }) in the page's
+     language; tn("{count} slot", "{count} slots", count, values) for a counted one. Each
+     message is one whole literal, so tools/catalogue.py finds it. */
+  const t = (text, values) => phraseText({ text, values });
+  const tn = (singular, plural, count, values) =>
+    phraseText({ text: singular, plural, count, values });
+
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
   return { page, data, el, svg, say, sayError, api, send, phoneTime, download, live, coalesce, letter, playerDot,
-    playerFill, plain, isOlder, merge, mergeBoard, phraseText, catalogue };
+    playerFill, plain, isOlder, merge, mergeBoard, phraseText, catalogue, t, tn };
 })();
 
 /* A picture that scrolls sideways in its own box on a phone starts at its middle. */

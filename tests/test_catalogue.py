@@ -1,0 +1,94 @@
+"""The message catalogue's files: every message translated, the compiled files current, the
+values kept, and a plural rule the scripts know."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from companion import catalogue
+from companion.phrases import say
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import catalogue as tool  # noqa: E402  (tools/catalogue.py)
+
+PO_FILES = tool.po_files()
+PANEL_JS = ROOT / "companion" / "web" / "static" / "panel.js"
+VALUE = re.compile(r"\{(\w+)\}|%\((\w+)\)s")
+
+
+def messages(path: Path) -> dict[object, object]:
+    """The messages of a .po file (header and untranslated ones out), by id."""
+    with path.open("rb") as file:
+        found = read_po(file)
+    return {m.id: m.string for m in found if m.id and m.string and not m.fuzzy}
+
+
+def test_german_is_a_catalogue() -> None:
+    assert catalogue.languages() == ("en", "de")
+    assert [path.parts[-3] for path in PO_FILES] == ["de"]
+
+
+@pytest.mark.parametrize("po", PO_FILES, ids=lambda path: path.parts[-3])
+def test_every_extracted_message_is_translated_and_no_other(po: Path) -> None:
+    """`pybabel extract`'s functions over the Python code, templates and scripts; each message
+    found has a translation, with every plural form, and the file has none besides."""
+    found = {message.id for message in tool.extract() if message.id}
+    translated = messages(po)
+    missing = sorted(str(m) for m in found - set(translated))
+    assert not missing, (
+        f"{po}: not translated (tools/catalogue.py update, then translate): {missing}"
+    )
+    stale = sorted(str(m) for m in set(translated) - found)
+    assert not stale, f"{po}: no longer in the code (tools/catalogue.py update): {stale}"
+    for key, text in translated.items():
+        forms = text if isinstance(text, tuple | list) else (text,)
+        assert all(forms), f"{po}: {key!r} lacks a plural form"
+
+
+@pytest.mark.parametrize("po", PO_FILES, ids=lambda path: path.parts[-3])
+def test_the_committed_mo_file_is_its_po_file_compiled(po: Path) -> None:
+    """The .mo files are committed (nothing to build on the Pi); one that lags its .po would
+    show the old words."""
+    with po.with_suffix(".mo").open("rb") as file:
+        compiled = read_mo(file)
+    assert {m.id: m.string for m in compiled if m.id} == messages(po), (
+        f"{po.with_suffix('.mo')} is not {po.name} compiled: .venv/bin/python tools/catalogue.py"
+        " compile"
+    )
+
+
+@pytest.mark.parametrize("po", PO_FILES, ids=lambda path: path.parts[-3])
+def test_a_translation_names_the_same_values_as_its_message(po: Path) -> None:
+    """A translation without ``{name}`` loses it; one with a value its message lacks cannot be
+    rendered at all."""
+    for key, text in messages(po).items():
+        keys = key if isinstance(key, tuple | list) else (key,)
+        forms = text if isinstance(text, tuple | list) else (text,)
+        wanted = {name for k in keys for name in VALUE.findall(str(k))}
+        for form in forms:
+            got = set(VALUE.findall(str(form)))
+            # a singular may say "one" instead of {count}: the values are its plural's or fewer
+            assert got <= wanted, f"{po}: {form!r} names values that {key!r} does not"
+            if not isinstance(key, tuple | list):
+                assert got == wanted, f"{po}: {form!r} does not name the values of {key!r}"
+
+
+@pytest.mark.parametrize("po", PO_FILES, ids=lambda path: path.parts[-3])
+def test_each_catalogues_plural_rule_is_in_panel_js_table(po: Path) -> None:
+    with po.open("rb") as file:
+        rule = read_po(file).plural_expr
+    table = PANEL_JS.read_text()[PANEL_JS.read_text().index("const PLURAL_RULES") :]
+    assert f'"{rule}":' in table.split("};")[0], f"panel.js's PLURAL_RULES lacks {rule!r}"
+
+
+def test_a_phrase_renders_in_german_from_the_compiled_catalogue() -> None:
+    assert catalogue.render(say("Games"), "de") == "Spiele"
+    assert catalogue.render(say("Games"), "en") == "Games"
+    assert catalogue.render(say("Games"), "xx") == "Games"  # no such catalogue: English

@@ -89,6 +89,11 @@ def compile_all() -> list[Path]:
     made = []
     for po in po_files():
         catalog = read(po)
+        for message in list(catalog):  # Babel would write an untranslated plural's English
+            if message.id and not (
+                any(message.string) if isinstance(message.string, tuple) else message.string
+            ):
+                catalog.delete(message.id, message.context)
         target = po.with_suffix(".mo")
         with target.open("wb") as file:
             write_mo(file, catalog, use_fuzzy=False)

@@ -16,6 +16,8 @@ not name one. ``tests/test_catalogue.py`` runs :func:`extract` and compares.
 from __future__ import annotations
 
 import argparse
+import io
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -108,8 +110,16 @@ def update() -> None:
     for po in po_files():
         catalog = read(po)
         catalog.update(template, no_fuzzy_matching=True)
-        save(catalog, po)
+        made = io.BytesIO()
+        write(catalog, made)
+        if undated(made.getvalue()) != undated(po.read_bytes()):  # only the date: no change
+            po.write_bytes(made.getvalue())
     compile_all()
+
+
+def undated(text: bytes) -> bytes:
+    """A .po file's text without its POT-Creation-Date line."""
+    return re.sub(rb'\n"POT-Creation-Date: [^"]*"', b"", text)
 
 
 def init(language: str) -> Path:

@@ -10,7 +10,9 @@
 #
 # Options: --port N (default 80; the panel is then http://<hostname>.local/),
 #          --root DIR (install into DIR instead of /, for tests and image staging;
-#          also MANDALA_ROOT), --source DIR (the checkout to install; default: this one).
+#          also MANDALA_ROOT), --source DIR (the checkout to install; default: this one),
+#          --kiosk-user NAME (the desktop user the kiosk runs as; default: the user of
+#          UID 1000, Raspberry Pi OS's first user). The kiosk unit is installed disabled.
 # The commands it runs can be replaced (tests use recording stubs): MANDALA_APT_GET,
 # MANDALA_SYSTEMCTL, MANDALA_USERADD, MANDALA_USERMOD, MANDALA_USERDEL, MANDALA_GROUPADD,
 # MANDALA_PYTHON (makes the venv), MANDALA_PIP (replaces "<venv>/bin/python -m pip").
@@ -35,7 +37,7 @@ PIP_ONLY_WHEELS=(--only-binary=:all:)
 GROUPS_NEEDED=(gpio spi)
 
 usage() {
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 ROOT=${MANDALA_ROOT:-/}
@@ -44,6 +46,7 @@ PORT=80
 ACTION=install
 PURGE=0
 DRY_RUN=0
+KIOSK_USER=
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
@@ -58,6 +61,9 @@ while [ $# -gt 0 ]; do
         --port) [ $# -ge 2 ] || { echo "install.sh: --port needs a number" >&2; exit 2; }
                 PORT=$2; shift ;;
         --port=*) PORT=${1#--port=} ;;
+        --kiosk-user) [ $# -ge 2 ] || { echo "install.sh: --kiosk-user needs a name" >&2; exit 2; }
+                      KIOSK_USER=$2; shift ;;
+        --kiosk-user=*) KIOSK_USER=${1#--kiosk-user=} ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option: $1 (try --help)" >&2; exit 2 ;;
     esac
@@ -90,6 +96,10 @@ UNIT=/etc/systemd/system/$SERVICE.service
 # The updater of releases staged from the panel (companion/box/update.py): the path unit
 # starts the one-shot service when the panel writes /var/lib/mandala/updates/request.json.
 UPDATE_UNITS=("$SERVICE-update.service" "$SERVICE-update.path")
+# The kiosk (optional, installed disabled): Chromium showing the table view on the Pi's display.
+KIOSK_UNIT=/etc/systemd/system/$SERVICE-kiosk.service
+KIOSK_DROPIN=/etc/systemd/system/$SERVICE-kiosk.service.d
+KIOSK_PROGRAM=$PREFIX/kiosk
 PIO_RULE=/etc/udev/rules.d/60-mandala-pio.rules
 NM_RULE=/etc/polkit-1/rules.d/50-mandala-wifi.rules
 CAPTIVE_DNS=/etc/NetworkManager/dnsmasq-shared.d/mandala-captive.conf
@@ -128,6 +138,11 @@ write_file() {
     fi
 }
 has_user() { grep -q "^$1:" "$(at /etc/passwd)" 2>/dev/null; }
+# The desktop user the kiosk runs as: --kiosk-user, else the user of UID 1000 (if any).
+kiosk_user() {
+    if [ -n "$KIOSK_USER" ]; then printf '%s' "$KIOSK_USER"; return; fi
+    awk -F: '$3 == 1000 { print $1; exit }' "$(at /etc/passwd)" 2>/dev/null || true
+}
 has_group() { grep -q "^$1:" "$(at /etc/group)" 2>/dev/null; }
 in_group() {
     local line
@@ -333,6 +348,7 @@ EOF
     for unit in "${UPDATE_UNITS[@]}"; do
         run install -m 0644 "$SOURCE/systemd/$unit" "$(at "/etc/systemd/system/$unit")"
     done
+    install_kiosk
     run "$SYSTEMCTL" daemon-reload
     run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" enable "$SERVICE.service"
     run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" enable "$SERVICE-update.path"
@@ -345,6 +361,28 @@ EOF
     local url="http://$host.local/"
     [ "$PORT" = 80 ] || url="http://$host.local:$PORT/"
     say "Done. The panel: $url   Logs: journalctl -u $SERVICE -f"
+}
+
+# The kiosk's unit and program, and the drop-in naming its user and the table view's address;
+# never enabled here (README "Kiosk mode").
+install_kiosk() {
+    say "== the kiosk (installed disabled: sudo systemctl enable --now $SERVICE-kiosk)"
+    run install -m 0755 "$SOURCE/systemd/$SERVICE-kiosk" "$(at "$KIOSK_PROGRAM")"
+    run install -m 0644 "$SOURCE/systemd/$SERVICE-kiosk.service" "$(at "$KIOSK_UNIT")"
+    local user url=http://127.0.0.1/table
+    [ "$PORT" = 80 ] || url="http://127.0.0.1:$PORT/table"
+    user=$(kiosk_user)
+    if [ -z "$user" ]; then
+        say "no desktop user (UID 1000): the kiosk needs one (--kiosk-user NAME)"
+        return
+    fi
+    run install -d -m 0755 "$(at "$KIOSK_DROPIN")"
+    write_file "$(at "$KIOSK_DROPIN/user.conf")" 0644 <<EOF
+# Written by systemd/install.sh: the desktop user the kiosk runs as, and the table view.
+[Service]
+User=$user
+Environment=MANDALA_KIOSK_URL=$url
+EOF
 }
 
 uninstall_service() {
@@ -360,6 +398,11 @@ uninstall_service() {
             run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" disable "$SERVICE-update.service"
             run rm -f "$(at "/etc/systemd/system/$SERVICE-update.path")" \
                 "$(at "/etc/systemd/system/$SERVICE-update.service")"
+        fi
+        if [ -f "$(at "$KIOSK_UNIT")" ]; then
+            run "$SYSTEMCTL" stop "$SERVICE-kiosk.service"
+            run "$SYSTEMCTL" "${SYSTEMCTL_ROOT[@]}" disable "$SERVICE-kiosk.service"
+            run rm -rf "$(at "$KIOSK_UNIT")" "$(at "$KIOSK_DROPIN")"
         fi
         run "$SYSTEMCTL" daemon-reload
     else

@@ -166,6 +166,7 @@ PACKAGES = [
     "avahi-daemon",
     "dnsmasq-base",
 ]
+KIOSK = ("mandala-kiosk.service", "mandala-kiosk")
 PIP = ["pip", "install", "--upgrade", "--disable-pip-version-check", "--only-binary=:all:"]
 
 
@@ -319,7 +320,8 @@ def test_dry_run_prints_the_same_steps_and_changes_nothing(
         "+ BASE/bin/systemctl restart mandala.service",
         "+ BASE/bin/systemctl restart mandala-update.path",
     ]
-    assert len(steps) == 21  # 18, and the Wi-Fi rule, the captive DNS and their folders
+    # 18, the Wi-Fi rule, the captive DNS and their folders, the kiosk's program and unit
+    assert len(steps) == 23
 
 
 def test_uninstall_keeps_games_config_and_user_and_purge_removes_them(
@@ -339,6 +341,8 @@ def test_uninstall_keeps_games_config_and_user_and_purge_removes_them(
         ["systemctl", "stop", "mandala-update.path"],
         ["systemctl", f"--root={root}", "disable", "mandala-update.path"],
         ["systemctl", f"--root={root}", "disable", "mandala-update.service"],
+        ["systemctl", "stop", "mandala-kiosk.service"],
+        ["systemctl", f"--root={root}", "disable", "mandala-kiosk.service"],
         ["systemctl", "daemon-reload"],
     ]
     for unit in ("mandala.service", "mandala-update.service", "mandala-update.path"):
@@ -367,7 +371,7 @@ def fake_source(base: Path, spi_chip_selects: bool) -> Path:
     (source / "systemd").mkdir(parents=True)
     (source / "hardware").mkdir()
     shutil.copy(REPO / "pyproject.toml", source / "pyproject.toml")
-    for unit in ("mandala.service", "mandala-update.service", "mandala-update.path"):
+    for unit in ("mandala.service", "mandala-update.service", "mandala-update.path", *KIOSK):
         shutil.copy(REPO / "systemd" / unit, source / "systemd" / unit)
     flag = "true" if spi_chip_selects else "false"
     (source / "hardware" / "pins.toml").write_text(

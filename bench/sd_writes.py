@@ -184,13 +184,14 @@ def play(data: Path, turns: int, settle_ms: int, seed: int, pause: float) -> dic
         store = table.state.db()
         owed = store.idle.commits  # the changes since the last checkpoint
         windows.reopen()
-        table.call(lambda: store.idle.checkpoint(store))
+        frames = table.call(lambda: store.idle.checkpoint(store))
         checkpoint = windows.close()
         subscription.close()
     return {
         "spans": windows.spans[:-1],
         "checkpoint": [checkpoint],
         "owed": owed,
+        "wal_frames": frames,
         "write_bytes": windows.bytes,
         "journal_bytes": journal_bytes(data) - start_journal,
         "delays": delays,

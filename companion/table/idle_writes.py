@@ -112,13 +112,16 @@ class IdleWrites:
         if self.checkpoint_due():
             self.checkpoint(store)
 
-    def checkpoint(self, store: Store) -> None:
-        """Copy the WAL into the file now (a failure is logged: SQLite's own comes later)."""
+    def checkpoint(self, store: Store) -> int | None:
+        """Copy the WAL into the file now; answer the WAL's frames (pages) it held, or None
+        when it failed (logged: SQLite's own checkpoint comes later)."""
         self.commits = 0
         try:
-            store.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            row = store.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         except sqlite3.Error as error:
             log.error("checkpoint: %s", describe_sqlite_error(error))
+            return None
+        return int(row[1])
 
     def write(self, store: Store, *, synced: bool) -> bool:
         """Write the offsets kept now, if any; say whether that worked (failures are logged)."""

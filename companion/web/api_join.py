@@ -12,6 +12,7 @@ Without a :class:`~companion.box.address.Reach` (``create_app(reach=...)``) both
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 from typing import Any
@@ -119,8 +120,13 @@ def payload() -> str:
     return seat_url(found, game_id, int(seat))
 
 
+@functools.lru_cache(maxsize=16)
 def svg_of(text: str) -> bytes:
-    """``text`` as a QR code in SVG (segno; dark on white with its quiet zone, any theme)."""
+    """``text`` as a QR code in SVG (segno; dark on white with its quiet zone, any theme).
+
+    Kept for the last 16 texts: drawing one takes segno 8-20 ms here (12-80 ms on the Pi Zero
+    2 stand-in, ``bench/join_qr.py``), and the same few are asked again and again.
+    """
     import segno  # only when a code is drawn: the panel starts without it
 
     code = segno.make(text, error="m", micro=False)

@@ -184,5 +184,44 @@ const BoardSvg = (() => {
       black.every((set, r) => set.has((((spoke - offsets[r]) % n) + n) % n)));
   }
 
-  return { draw, openPaths, FILL, LETTER };
+  /* A ring game as ``draw`` takes it, for the ring page and the table view: ``state`` the
+     game's state (its live turn in ``state.live``), ``seats`` [{name, corner, colour,
+     bases?}], ``offsets`` where the rings are drawn, ``sensed`` where they stand. With
+     ``preview``, the live turn's peg moves and open paths too (else the open paths of
+     ``offsets``). */
+  function scene(board, seats, state, offsets, sensed, preview) {
+    const live = state.live || {};
+    const events = Array.isArray(live.preview_events) ? live.preview_events : [];
+    const seatOf = (name) => seats.find((s) => s.name === name) || { name, colour: "white" };
+    const waiting = state.waiting || {};
+    const bases = [];
+    for (const seat of seats) {
+      const count = (waiting[seat.name] || []).length;
+      const corners = seat.bases || (count === 2 ? [seat.corner, (seat.corner + 2) % 4] : [seat.corner]);
+      (waiting[seat.name] || []).forEach((count, i) => {
+        bases.push({ corner: corners[i] === undefined ? seat.corner : corners[i],
+          colour: seat.colour, letter: seat.name.slice(0, 1), name: seat.name,
+          waiting: count, moving: state.to_move === seat.name });
+      });
+    }
+    /* Pegs ride their ring: a peg keeps its slot, so while the rings turn it is drawn at
+       (slot + offset), its slot being (spoke - the game's offset). */
+    const n = board.spokes;
+    const gameOffsets = state.offsets || sensed;
+    const key = (cell) => (Array.isArray(cell) ? `${cell[0]},${cell[1]}` : "");
+    const sniped = new Set(events.filter((e) => e.kind === "snipe")
+      .map((e) => key(e.cell || e.at || e.from)));
+    const pegs = (state.pegs || []).map(([name, ring, spoke]) => {
+      const slot = (((spoke - gameOffsets[ring]) % n) + n) % n;
+      const at = (slot + offsets[ring]) % n;
+      return { name, ring, spoke: at, colour: seatOf(name).colour, letter: name.slice(0, 1),
+        sniped: sniped.has(`${ring},${at}`) };
+    });
+    if (!preview) return { offsets, bases, pegs, open: openPaths(board, offsets) };
+    const moves = events.filter((e) => e.kind === "advance" || e.kind === "centre")
+      .map((e) => ({ from: e.from, to: e.kind === "centre" ? "centre" : e.to }));
+    return { offsets, pegs, bases, moves, open: live.open_paths || openPaths(board, offsets) };
+  }
+
+  return { draw, openPaths, scene, FILL, LETTER };
 })();

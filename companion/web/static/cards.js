@@ -28,22 +28,11 @@
   const seatNames = () => Object.keys(game.state.rivers);
   const colourName = (colour) => letter(colour) + " " + colour;
 
-  function card(colour, count) {
-    return el("span", { class: "card " + colour, title: colour, "aria-label": (count > 1 ? count + " " : "") + colour },
-      el("span", { class: "swatch" }), letter(colour) + (count > 1 ? " ×" + count : ""));
-  }
-  function cards(counts) {
-    const entries = Object.entries(counts || {});
-    if (!entries.length) return [el("span", { class: "muted", text: "none" })];
-    return entries.map(([colour, n]) => card(colour, n));
-  }
-  function hidden(n) { return el("span", { class: "card hidden", text: n + (n === 1 ? " card" : " cards") }); }
+  const { card, cards, hidden, nth } = CardsDraw;
   // key order differs between the page's data (sorted) and the API's answers
   const canon = (x) => JSON.stringify(Object.keys(x).sort().map((k) => [k, x[k]]));
   const same = (a, b) => canon(a) === canon(b);
   const isLegal = (action) => (game.state.legal || []).some((x) => same(x, action));
-  /* People count mountains, fields and mandalas from 1 (the API's indices start at 0). */
-  const nth = (index) => String(Number(index) + 1);
   const counted = (text) => String(text).replace(/\b(mountain|field|mandala)s? (\d+)\b/gi,
     (_, word, n) => `${word} ${nth(n)}`);
 
@@ -219,17 +208,7 @@
   }
 
   function renderMandalas(s) {
-    const box = document.getElementById("cards-mandalas");
-    box.replaceChildren();
-    const names = seatNames();
-    s.mandalas.forEach((m, i) => {
-      const complete = s.claiming && s.claiming.mandala === i;
-      box.append(el("div", { class: "mandala" + (complete ? " complete" : ""), "data-mandala": i },
-        el("h3", { text: "Mandala " + nth(i) + (complete ? " — complete" : "") }),
-        el("div", { class: "area" }, el("span", { text: names[0] + "'s field" }), el("span", {}, cards(m.fields[names[0]]))),
-        el("div", { class: "area" }, el("span", { text: "Mountain" }), el("span", {}, cards(m.mountain))),
-        el("div", { class: "area" }, el("span", { text: names[1] + "'s field" }), el("span", {}, cards(m.fields[names[1]])))));
-    });
+    CardsDraw.mandalas(document.getElementById("cards-mandalas"), s, seatNames());
   }
 
   function renderPlayers(s) {
@@ -246,8 +225,7 @@
         el("div", { class: "area" }, el("span", { text: "Score" }),
           el("strong", { class: "score", text: score === null ? "hidden until the end" : String(score) })),
         el("div", { class: "area" }, el("span", { text: "River" }),
-          el("span", { class: "river" }, river.length ? river.flatMap((c, i) => [el("span", { class: "space", text: String(i + 1) }), card(c, 1)])
-            : el("span", { class: "muted", text: "empty" }))),
+          CardsDraw.river(river)),
         el("div", { class: "area" }, el("span", { text: "Cup" }), el("span", { class: "cup" }, typeof cup === "number" ? hidden(cup) : cards(cup))),
         el("div", { class: "area" }, el("span", { text: "Hand" }), el("span", { class: "hand" }, typeof hand === "number" ? hidden(hand) : cards(hand)))));
     }

@@ -40,31 +40,6 @@
     sensed.offsets : state().offsets || new Array(10).fill(0));
   const diceNow = () => turn().dice || state().dice || null;
 
-  function pegsNow() { return pegsAt(offsetsNow()); }
-
-  function pegsAt(now) {
-    /* Pegs ride their ring: a peg keeps its slot, so while the rings turn it is drawn at
-       (slot + sensed offset), its slot being (spoke - the game's offset). */
-    const n = board.spokes;
-    const gameOffsets = state().offsets || offsetsNow();
-    const sniped = new Set(previewEvents().filter((e) => e.kind === "snipe")
-      .map((e) => cellKey(e.cell || e.at || e.from)));
-    return (state().pegs || []).map(([name, ring, spoke]) => {
-      const slot = (((spoke - gameOffsets[ring]) % n) + n) % n;
-      const live = (slot + now[ring]) % n;
-      const seat = seatOf(name);
-      return { name, ring, spoke: live, colour: seat.colour, letter: name.slice(0, 1),
-        sniped: sniped.has(`${ring},${live}`) };
-    });
-  }
-
-  function cellKey(cell) { return Array.isArray(cell) ? `${cell[0]},${cell[1]}` : ""; }
-
-  function previewEvents() {
-    const events = turn().preview_events || [];
-    return Array.isArray(events) ? events : [];
-  }
-
   function previewLines() {
     const preview = turn().preview || [];
     return preview.map((line) => (typeof line === "string" ? line : line.text || ""));
@@ -72,30 +47,14 @@
 
   /* ---- drawing ---- */
   function drawBoard() {
-    const waiting = state().waiting || {};
-    const bases = [];
-    for (const seat of seats()) {
-      const count = (waiting[seat.name] || []).length;
-      const corners = seat.bases || (count === 2 ? [seat.corner, (seat.corner + 2) % 4] : [seat.corner]);
-      (waiting[seat.name] || []).forEach((count, i) => {
-        bases.push({ corner: corners[i] === undefined ? seat.corner : corners[i],
-          colour: seat.colour, letter: seat.name.slice(0, 1), name: seat.name,
-          waiting: count, moving: state().to_move === seat.name });
-      });
-    }
-    const moves = previewEvents().filter((e) => e.kind === "advance" || e.kind === "centre")
-      .map((e) => ({ from: e.from, to: e.kind === "centre" ? "centre" : e.to }));
+    const svg = document.getElementById("board");
     if (hintShown !== null) {  // the rings as the tapped hint would turn them
       const offsets = [...(state().offsets || offsetsNow())];
       for (const r of hintShown) offsets[r.ring] = (((offsets[r.ring] + r.steps) % board.spokes) + board.spokes) % board.spokes;
-      BoardSvg.draw(document.getElementById("board"), board, { offsets, bases,
-        pegs: pegsAt(offsets), open: BoardSvg.openPaths(board, offsets) });
+      BoardSvg.draw(svg, board, BoardSvg.scene(board, seats(), state(), offsets, offsetsNow(), false));
       return;
     }
-    BoardSvg.draw(document.getElementById("board"), board, {
-      offsets: offsetsNow(), pegs: pegsNow(), bases, moves,
-      open: turn().open_paths || BoardSvg.openPaths(board, offsetsNow()),
-    });
+    BoardSvg.draw(svg, board, BoardSvg.scene(board, seats(), state(), offsetsNow(), offsetsNow(), true));
   }
 
   function drawHeader() {

@@ -2,11 +2,12 @@
 
 What lives here: :func:`create_app` (the only place things are wired), one blueprint per area
 (``api_games``, ``api_board``, ``api_boards``, ``api_box``, ``api_update``, ``api_health``,
-``api_wifi``, ``api_join``, ``events``, ``owner``, ``pages``; the logbook's ``api_logbook`` and
-``logbook_pages``; the language's ``i18n``), the one JSON error helper (``errors``), the owner
-guard (``owner.owner_only``) and what every view does first (``context``). Views parse the request,
-call the table service and serialise its answer; nothing else. The process around it (config,
-hardware, waitress, systemd) is wired in ``companion.serve``.
+``api_wifi``, ``api_join``, ``events``, ``owner``, ``pages``, ``table_view``; the logbook's
+``api_logbook`` and ``logbook_pages``; the language's ``i18n``), the one JSON error helper
+(``errors``), the owner guard (``owner.owner_only``) and what every view does first
+(``context``). Views parse the request, call the table service and serialise its answer;
+nothing else. The process around it (config, hardware, waitress, systemd) is wired in
+``companion.serve``.
 
 What must not: game rules (those are the engines'), state of its own (the table service owns
 every game and the rings), threads other than waitress's, or anything fetched from the
@@ -43,6 +44,7 @@ from companion.web import (
     pages,
     plot_views,
     security,
+    table_view,
 )
 from companion.web.api_advisor import blueprint as advisor_blueprint
 from companion.web.context import DIAGNOSTICS_KEY, TABLE_KEY, Diagnostics, TableService
@@ -113,6 +115,7 @@ def create_app(
         plot_views.blueprint,
         api_logbook.blueprint,
         logbook_pages.blueprint,
+        table_view.blueprint,
     ):
         app.register_blueprint(blueprint)
     return app

@@ -4,7 +4,8 @@ Each item of the table's subscription goes out as one ``data:`` line of JSON (it
 says what changed; the JSON was made once for every stream, see ``companion.table.hub``);
 an idle stream gets a comment line every ``SSE_HEARTBEAT_SECONDS`` so phones and proxies keep
 it open. A phone that reconnects (EventSource does so by itself, after the ``retry`` we send)
-gets the current state again.
+gets the current state again. ``?view=table`` (the table view) is the shared view whatever
+the request's tokens, so a screen that also holds a seat is never sent its hand.
 
 No client can hold what others need: the table limits the streams per client address; a
 stream whose client went away ends within :data:`POLL_SECONDS` (its place is free again);
@@ -23,6 +24,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
+from companion.table.seats import Viewer
 from companion.web.context import Subscription, table
 from companion.web.viewer import viewer
 
@@ -85,7 +87,8 @@ def stream(
 def events() -> Response:
     # Each stream sees the games as its phone's tokens may (cards with hidden hands); the
     # caps on streams (per client, in all) raise Conflict (409).
-    subscription = table().subscribe(viewer(), request.remote_addr)
+    shared = request.args.get("view") == "table"
+    subscription = table().subscribe(Viewer() if shared else viewer(), request.remote_addr)
     heartbeat = float(current_app.config["SSE_HEARTBEAT_SECONDS"])
     limit = int(current_app.config["SSE_UNSENT_BYTES"])
     body = stream(subscription, heartbeat, Outlet(request.environ), limit)

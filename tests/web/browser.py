@@ -29,12 +29,13 @@ CHROMIUM_ARGS = [
 
 
 @contextmanager
-def serve_emulated(data: Path) -> Iterator[str]:
-    """Run ``mandala serve --emulate --port 0 --data DATA``; yield its URL (no trailing /)."""
+def serve_emulated(data: Path, port: int = 0) -> Iterator[str]:
+    """Run ``mandala serve --emulate --port PORT --data DATA`` (``port`` 0: a free one); yield
+    its URL (no trailing /)."""
     data.mkdir(parents=True, exist_ok=True)
     mandala = Path(sys.executable).parent / "mandala"
     process = subprocess.Popen(
-        [str(mandala), "serve", "--emulate", "--port", "0", "--data", str(data)],
+        [str(mandala), "serve", "--emulate", "--port", str(port), "--data", str(data)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

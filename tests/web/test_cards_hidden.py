@@ -9,7 +9,8 @@ of the game, the live stream ``/api/events`` -- is requested as the other seat, 
 shared view (no token) and as the host (shared view with a host token), and no answer holds
 the colours of a hand or cup that is not the viewer's, nor another seat's score before the
 end. Seat 0 (Ann) is identified by the page's cookie, seat 1 (Bo) by the ``X-Seat-Token``
-header.
+header. The table view (``/table``, ``/api/table``, the stream ``?view=table``) holds no hand
+or cup at all, asked by any phone, Ann's included.
 
 The hidden multisets come from replaying the same actions on the engine here (the actual
 cards, not the panel's view of them).
@@ -42,6 +43,8 @@ SEATS = ["Ann", "Bo"]
 SKIPPED_GET_RULES = {"/static/<path:filename>", "/api/boards/<name>", "/api/events"}
 """GET routes not requested per step: static files, a named ring board, and the stream
 (checked on its own, per subscriber)."""
+TABLE_VIEW_RULES = {"/table", "/api/table"}
+"""GET routes that are the shared view whoever asks: checked as the shared view, per phone."""
 ARGUMENTS = {"game_id": "", "player_id": "1", "other": "2", "code": "de"}
 """What each GET route's placeholders are filled with: the game, the logbook's first two
 players (the game's first seats, so a player's page speaks of this game's people), and a
@@ -173,12 +176,12 @@ def check_answer(response: Any, secrets: Secrets, where: str) -> None:
 
 
 class Stream:
-    def __init__(self, base: str, headers: dict[str, str]) -> None:
+    def __init__(self, base: str, headers: dict[str, str], path: str = "/api/events") -> None:
         parts = urlsplit(base)
         self.connection = http.client.HTTPConnection(
             parts.hostname or "127.0.0.1", parts.port, timeout=10
         )
-        self.connection.request("GET", "/api/events", headers=headers)
+        self.connection.request("GET", path, headers=headers)
         self.response = self.connection.getresponse()
 
     def until_version(self, game_id: str, version: int) -> list[tuple[dict[str, Any], str]]:
@@ -245,7 +248,10 @@ def get_paths(app: Flask, game_id: str) -> list[str]:
     paths = []
     values = {**ARGUMENTS, "game_id": game_id}
     for rule in app.url_map.iter_rules():
-        if "GET" not in (rule.methods or set()) or rule.rule in SKIPPED_GET_RULES:
+        if (
+            "GET" not in (rule.methods or set())
+            or rule.rule in SKIPPED_GET_RULES | TABLE_VIEW_RULES
+        ):
             continue
         assert set(rule.arguments) <= set(ARGUMENTS), f"a new GET route to check: {rule.rule}"
         paths.append(PLACEHOLDER.sub(lambda m: values[m.group(1)], rule.rule))
@@ -263,6 +269,9 @@ def check_every_route(
         secrets = Secrets.of(state, phone.seat)
         for path in get_paths(app, game_id):
             check_answer(phone.get(path), secrets, f"{phone.name} GET {path}")
+        shared = Secrets.of(state, None)  # the table view: never a hand, whoever asks
+        for path in ("/table", "/api/table", f"/api/table?game={game_id}"):
+            check_answer(phone.get(path), shared, f"{phone.name} GET {path} (table view)")
         url = f"/api/games/{game_id}"
         record = phone.get(url + "/record")
         if not state.over:
@@ -335,10 +344,13 @@ def test_no_route_shows_a_hidden_hand_cup_or_score_after_any_action(
     ]
     cookie = ann.get_cookie(f"mandala_seat_{game_id}")
     assert cookie is not None
+    ann_cookie = {"Cookie": f"mandala_seat_{game_id}={cookie.value}"}
     streams = {
-        "Ann": (Stream(base, {"Cookie": f"mandala_seat_{game_id}={cookie.value}"}), 0),
+        "Ann": (Stream(base, ann_cookie), 0),
         "Bo": (Stream(base, {"X-Seat-Token": bo_token}), 1),
         "shared": (Stream(base, {}), None),
+        # the table view's stream on a phone that holds Ann's seat: still the shared view
+        "table view": (Stream(base, ann_cookie, "/api/events?view=table"), None),
     }
     state = cards.new_game({"seats": SEATS, "seed": SEED})
     version = 1

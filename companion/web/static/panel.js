@@ -158,10 +158,11 @@ const Panel = (() => {
     box.hidden = warnings.length === 0;
   }
 
-  function live(onItem) {
+  /* ``url``: another view of the stream (the table view's, always the shared view). */
+  function live(onItem, url) {
     const badge = document.getElementById("live");
     badge.hidden = false;
-    const source = new EventSource("/api/events");
+    const source = new EventSource(url || "/api/events");
     source.onopen = () => { badge.textContent = "live"; badge.className = "live on"; };
     source.onerror = () => { badge.textContent = "reconnecting"; badge.className = "live off"; };
     source.onmessage = (event) => {

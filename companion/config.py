@@ -11,8 +11,11 @@ the PWM LED driver (``hardware/pins-pwm.toml``), which wires an ``undo`` button 
 and so is ``allowed_hosts`` (names the panel answers to besides localhost, the hostname, its
 ``.local`` name and the machine's addresses, e.g. ``["mandala.home.arpa"]``), and ``wifi``
 (``auto``: the box manages its Wi-Fi through NetworkManager on a Pi, never in emulation;
-``on``: in emulation too; ``off``: never), and ``language`` (the box's: ``en`` or ``de``, what
-the table view and the Pi's speaker use; phones choose their own).
+``on``: in emulation too; ``off``: never), ``language`` (the box's: ``en`` or ``de``, what
+the table view and the Pi's speaker use; phones choose their own), and the ``[speech]``
+table: ``speaker = true`` has the Pi's speaker say the announcements through ``espeak-ng``
+(``voice``, default the box's ``language``; ``rate`` in words a minute, default 160;
+``companion.speaker``).
 """
 
 from __future__ import annotations
@@ -51,7 +54,9 @@ CONFIG_KEYS = (
     "allowed_hosts",
     "wifi",
     "language",
+    "speech",
 )
+SPEECH_KEYS = ("speaker", "voice", "rate")
 WIFI_MODES = ("auto", "on", "off")
 MAX_CARDS_MS = 60_000
 
@@ -60,6 +65,37 @@ def default_data_dir() -> Path:
     """Return the user's data directory for the companion (XDG: ``~/.local/share/mandala``)."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "mandala"
+
+
+@dataclass(frozen=True)
+class SpeechOptions:
+    """The config's ``[speech]`` table: ``speaker`` (off by default), ``voice``, ``rate``."""
+
+    speaker: bool = False
+    voice: str | None = None
+    """An ``espeak-ng`` voice (``espeak-ng --voices`` lists them; None: the box's language)."""
+    rate: int = 160
+    """Words a minute (``espeak-ng -s``; its own default is 175)."""
+
+
+def parse_speech(value: object) -> SpeechOptions:
+    """Read the ``[speech]`` table.
+
+    :raises RecordError: ``speech.rate: ...`` for a key unknown or a value of the wrong kind.
+    """
+    table = as_dict(value, "speech")
+    check_keys(table, "speech", (), SPEECH_KEYS)
+    found = SpeechOptions()
+    if "speaker" in table:
+        found = replace(found, speaker=as_bool(table["speaker"], "speech.speaker"))
+    if "voice" in table:
+        voice = as_str(table["voice"], "speech.voice")
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_+/.-]{0,63}", voice):
+            raise RecordError(f"speech.voice: {voice!r} is not an espeak-ng voice name")
+        found = replace(found, voice=voice)
+    if "rate" in table:
+        found = replace(found, rate=as_int(table["rate"], "speech.rate", 80, 450))
+    return found
 
 
 @dataclass(frozen=True)
@@ -84,6 +120,8 @@ class ServeOptions:
     wifi: str = "auto"
     """Whether the box manages its Wi-Fi through NetworkManager (``companion.box.wifi``):
     ``auto`` on a Pi (never in emulation), ``on`` also in emulation, ``off`` never."""
+    speech: SpeechOptions = SpeechOptions()
+    """The Pi's speaker (``[speech]``; ``companion.speaker``)."""
     config_file: Path | None = None
     """The config file these options were read from (the diagnostics bundle carries it)."""
 
@@ -140,6 +178,7 @@ def options_from_mapping(obj: dict[str, Any], base: Path) -> ServeOptions:
         ("allowed_hosts", "allowed_hosts", lambda value, key: parse_hosts(value)),
         ("wifi", "wifi", lambda value, key: as_str(value, key, WIFI_MODES)),
         ("language", "language", lambda value, key: as_str(value, key, languages())),
+        ("speech", "speech", lambda value, key: parse_speech(value)),
     )
     changes: dict[str, Any] = {}
     for key, option, read in readers:

@@ -150,6 +150,27 @@ def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | Non
         gc.freeze()
 
 
+def speaker_for(options: ServeOptions, table: Any) -> Any:
+    """The Pi's speaker saying the announcements (``[speech] speaker = true``), started, or
+    None when it is off (``companion.speaker``)."""
+    if not options.speech.speaker:
+        return None
+    from companion.speaker import Speaker
+
+    speaker = Speaker(table.subscribe(), options.speech, options.language)
+    speaker.start()
+    if speaker.found() is None:
+        log.warning("%s", speaker.check()[1])
+    return speaker
+
+
+def close_table(table: Any, speaker: Any) -> None:
+    """Stop the speaker (its stream, the sentence being said), then the table."""
+    if speaker is not None:
+        speaker.close()
+    table.close()
+
+
 def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | None = None) -> int:
     """Start the table (with its rings) and the panel on waitress; serve until stopped.
 
@@ -225,7 +246,8 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
         "UPDATE_INSTALL": os.environ.get("MANDALA_INSTALL") or None,
     }
     rolling.start(data)  # one backup a day in <data>/backups, today's made while serving
-    doctor = PanelDoctor(options, options.config_file, log_buffer)
+    # The Pi's speaker (when on) is the doctor's too: the Health page shows how it does.
+    doctor = PanelDoctor(options, options.config_file, log_buffer, speaker_for(options, table))
     reach = Reach(options.host, options.port)  # the join codes' addresses (api_join)
     app = create_app(
         config,
@@ -247,7 +269,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     return systemd.run_service(
         server.run,
         is_alive=systemd.table_liveness(table),
-        close_table=table.close,
+        close_table=lambda: close_table(table, doctor.speaker),
         blank_leds=lambda: None,  # the table blanks the strip as it closes
         close_server=lambda: stop_server(server, table),
         end_streams=table.close_streams,

@@ -48,14 +48,24 @@ class PanelDoctor:
         options: Any = None,
         config_file: Path | None = None,
         logs: LogBuffer | None = None,
+        speaker: Any = None,
     ) -> None:
         self.options = options
         self.config_file = config_file
         self.logs = logs
+        self.speaker = speaker
+        """The Pi's speaker (``companion.speaker.Speaker``), or None when it is off."""
 
     def checks(self, service: Any) -> list[dict[str, JSON]]:
         """Every check against the running companion, as JSON (fewer with no ring board)."""
-        return [check.to_json() for check in self._checks(service)]
+        return [check.to_json() for check in self._checks(service) + self.speaker_checks()]
+
+    def speaker_checks(self) -> list[Check]:
+        """The speaker's line when it is on: whether espeak-ng is there and speaks."""
+        if self.speaker is None:
+            return []
+        status, message = self.speaker.check()
+        return [Check("speaker", status, message)]
 
     def led_roles(self, hardware: Any) -> list[tuple[str, int]]:
         """Each role of the LED map with how many pixels it lights."""

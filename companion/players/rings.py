@@ -21,7 +21,10 @@ the players here read the engine's :class:`~companion.games.rings.State` directl
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import heapq
+import math
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -92,6 +95,26 @@ class Breakdown:
         # threats 0) bounds the total with them exactly, in floating point too.
         settled = self.points + self.progress + self.entries + self.win
         return settled + (self.exposure + self.threats)
+
+
+@contextlib.contextmanager
+def _without_pauses() -> Iterator[None]:
+    """Hold the cyclic garbage collector off while a search runs, then let it run again.
+
+    A search makes and drops some hundred thousand small objects (states, tuples, the
+    candidates) without a reference cycle, so their counts free them all; the collector would
+    only pause the search to scan them (a fifth of a hint's time, and its slowest moments).
+    Only the caller that found the collector on turns it back on, so searches on two threads
+    leave it as they found it.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class _Deadline:
@@ -249,9 +272,19 @@ class _Context:
         self.dice = _Dice(board)
         self.cache: dict[tuple[object, ...], float] = {}
         self.unions: dict[tuple[int, ...], float] = {}
+        self._bases: dict[tuple[str, int], tuple[int, ...]] = {}
         # Per ring: the turns that keep the sniper's way open on a ring it need not pass
         # (outward of the sniper, inward of the target); copied and filled in per spoke.
         self.every_ring = [self.dice.every] * rings.RINGS
+
+    def base_spokes(self, state: State, seat: int) -> tuple[int, ...]:
+        """Return the spokes in front of the seat's bases, in base order."""
+        key = (state.variant, state.seats[seat].corner)
+        found = self._bases.get(key)
+        if found is None:
+            corners = self.board.corners
+            found = self._bases[key] = tuple(corners[corner] for corner in state.bases(seat))
+        return found
 
 
 def _snipe_chance(
@@ -475,11 +508,8 @@ def _snipe_worth(
 
 def _waiting_bases(ctx: _Context, state: State, seat: int) -> list[int]:
     """Return the base spokes of ``seat`` with a peg waiting."""
-    return [
-        ctx.board.corners[corner]
-        for index, corner in enumerate(state.bases(seat))
-        if state.waiting[seat][index]
-    ]
+    waiting = state.waiting[seat]
+    return [spoke for index, spoke in enumerate(ctx.base_spokes(state, seat)) if waiting[index]]
 
 
 def _losses(ctx: _Context, state: State, seat: int) -> Iterator[float]:
@@ -510,17 +540,26 @@ def _losses(ctx: _Context, state: State, seat: int) -> Iterator[float]:
                     yield (before - after) * worth[target]
     # The snipers nearest their targets first.
     blockers, snipers = _snipers(state, movers, spokes)
+    cache = ctx.cache
     for distance in range(1, rings.RINGS):
         for target, peg in enumerate(mine):
-            low = peg[0] - distance
-            if low >= 0:
-                for number, spoke in snipers[low]:
-                    chance = _snipe_chance(ctx, offsets, blockers[number], (low, spoke), peg)
-                    if chance:
-                        row = safe[number]
-                        before = row[target]
-                        row[target] = after = before * (1.0 - chance)
-                        yield (before - after) * worth[target]
+            high, high_spoke = peg
+            low = high - distance
+            if low < 0 or not snipers[low]:
+                continue
+            way = offsets[low + 1 : high]
+            for number, spoke in snipers[low]:
+                # _snipe_chance's own key, looked up here to save a call per increment.
+                kept = cache.get(
+                    (low, spoke, high, high_spoke, way, blockers[number][low + 1 : high])
+                )
+                if kept is None:
+                    kept = _snipe_chance(ctx, offsets, blockers[number], (low, spoke), peg)
+                if kept:
+                    row = safe[number]
+                    before = row[target]
+                    row[target] = after = before * (1.0 - kept)
+                    yield (before - after) * worth[target]
 
 
 def _snipers(
@@ -574,14 +613,14 @@ def _seat_terms(ctx: _Context, state: State, entry: float) -> tuple[list[float],
         progress[who] += PEG_WORTH[ring]
         if ring == 0:
             outer[who] |= 1 << slot
-    corners = ctx.board.corners
     offset = state.offsets[0]
     entries = []
     for seat in range(count):
         total = 0.0
-        for index, corner in enumerate(state.bases(seat)):
-            if state.waiting[seat][index]:
-                total += entry * _entry_chance(ctx, outer[seat], offset, corners[corner])
+        waiting = state.waiting[seat]
+        for index, spoke in enumerate(ctx.base_spokes(state, seat)):
+            if waiting[index]:
+                total += entry * _entry_chance(ctx, outer[seat], offset, spoke)
         entries.append(total)
     return progress, entries
 
@@ -608,9 +647,10 @@ def _breakdown(
             threats=0.0,
             win=win,
         )
-    points = POINT * (score - max(state.scores[who] for who in others))
-    progress = progresses[seat] - max(progresses[who] for who in others)
-    entries = chances[seat] - max(chances[who] for who in others)
+    scores = state.scores
+    points = POINT * (score - max(scores[:seat] + scores[seat + 1 :]))
+    progress = progresses[seat] - max(progresses[:seat] + progresses[seat + 1 :])
+    entries = chances[seat] - max(chances[:seat] + chances[seat + 1 :])
     exposure = threats = 0.0
     if ahead and state.winner is None:
         for mover in _seats_before(state, seat):
@@ -748,6 +788,7 @@ class _Candidate:
 
     __slots__ = (
         "bound",
+        "exhausted",
         "exposed",
         "key",
         "loss",
@@ -773,10 +814,28 @@ class _Candidate:
         # is made at once; else the exposure's terms wait here, seat by seat, peg by peg.
         self.exposed = state.winner is None and len(state.seats) > 1 and state.to_move != seat
         self.pending = _losses(ctx, state, seat)
+        self.exhausted = False
 
     def order(self) -> tuple[float, tuple[tuple[int, int], ...]]:
         """The search's order: the greatest bound first, ties in rotation order."""
         return (-self.bound, self.key)
+
+
+def _refine(candidate: _Candidate, rival: float, rival_key: tuple[tuple[int, int], ...]) -> None:
+    """Take losses off a candidate's bound while it stays ahead of a rival's order
+    ``(rival, rival_key)``; mark it exhausted when none is left."""
+    settled = candidate.settled
+    key = candidate.key
+    loss = candidate.loss
+    for more in candidate.pending:
+        loss += more
+        bound = settled - loss + _SLACK
+        if -bound > rival or (-bound == rival and key > rival_key):
+            break
+    else:
+        candidate.exhausted = True
+    candidate.loss = loss
+    candidate.bound = settled - loss + _SLACK
 
 
 def _best(
@@ -822,21 +881,19 @@ def _best(
     while heap and len(found) < count:
         if deadline is not None and deadline.passed():
             break
-        _, index, candidate = heapq.heappop(heap)
+        _, index, candidate = heap[0]
         if candidate.terms is not None:
+            heapq.heappop(heap)
             found.append((candidate.bound, candidate.rotations, candidate.outcome, candidate.terms))
             continue
-        # Refine it while it stays ahead of the next best bound (no heap work meanwhile).
-        rival = heap[0][0] if heap else None
-        for more in candidate.pending:
-            candidate.loss += more
-            candidate.bound = candidate.settled - candidate.loss + _SLACK
-            if rival is not None and candidate.order() > rival:
-                break
-        else:
+        # Refine it while it stays ahead of the next best bound (the better of the heap
+        # top's two children), then put it back in one sift.
+        rival, rival_key = min(heap[1:3])[0] if len(heap) > 1 else (math.inf, ())
+        _refine(candidate, rival, rival_key)
+        if candidate.exhausted:
             candidate.terms = _breakdown(ctx, candidate.outcome.state, mover, entry=entry)
             candidate.bound = candidate.terms.total
-        heapq.heappush(heap, (candidate.order(), index, candidate))
+        heapq.heapreplace(heap, (candidate.order(), index, candidate))
     while heap and len(found) < count:  # past the deadline: the best-bounded sets
         _, _, candidate = heapq.heappop(heap)
         terms = candidate.terms or _breakdown(ctx, candidate.outcome.state, mover, entry=entry)
@@ -855,7 +912,8 @@ def rank(state: State, dice: Mapping[str, int]) -> list[Option]:
     :raises RecordError: for dice without exactly the five colours.
     :raises IllegalAction: for a die value that is not one of the board's faces.
     """
-    return _options(state, _scored(_Context(state.board), state, dice))
+    with _without_pauses():
+        return _options(state, _scored(_Context(state.board), state, dice))
 
 
 def _options(
@@ -902,7 +960,9 @@ def advise(
     if top < 1:
         raise RecordError(f"top: expected at least 1 option, got {top}")
     deadline = _Deadline(deadline_s, clock)
-    return _options(state, _best(_Context(state.board), state, dice, top, deadline=deadline))
+    with _without_pauses():
+        found = _best(_Context(state.board), state, dice, top, deadline=deadline)
+    return _options(state, found)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1300,9 +1360,10 @@ def choose(
         return rng.choice(rings.legal_rotation_sets(state, dice))
     ctx = _Context(state.board)
     deadline = _Deadline(deadline_s, clock)
-    if level == "medium" or len(state.seats) == 1:
-        return _best(ctx, state, dice, 1, deadline=deadline)[0][1]
-    ranked = _best(
-        ctx, state, dice, HARD_CANDIDATES, HARD_EVALUATIONS, entry=HARD_ENTRY, deadline=deadline
-    )
-    return _replies(ctx, state, ranked, rng, deadline)
+    with _without_pauses():
+        if level == "medium" or len(state.seats) == 1:
+            return _best(ctx, state, dice, 1, deadline=deadline)[0][1]
+        ranked = _best(
+            ctx, state, dice, HARD_CANDIDATES, HARD_EVALUATIONS, entry=HARD_ENTRY, deadline=deadline
+        )
+        return _replies(ctx, state, ranked, rng, deadline)

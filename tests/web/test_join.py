@@ -27,6 +27,12 @@ def joined(table: Table, data_dir: Path, host: str = "0.0.0.0", port: int = 8000
     return create_app(config, table=table, diagnostics=PanelDoctor(), reach=reach)
 
 
+def assert_not_free(phone: FlaskClient, game_id: str, seat: int) -> None:
+    """The seat's code is refused: 409, the seat named."""
+    message = f"seat {seat} of game {game_id} is not free to take"
+    assert_error(phone.get(f"/join.svg?game={game_id}&seat={seat}"), 409, "conflict", message)
+
+
 @pytest.fixture
 def phone(table: Table, data_dir: Path) -> FlaskClient:
     return joined(table, data_dir).test_client()
@@ -143,12 +149,7 @@ def test_a_hidden_card_game_has_one_code_per_free_seat_and_none_for_a_taken_one(
         for seat, name in [(1, "Bo")]
     ]
     assert phone.get(f"/join.svg?game={game_id}&seat=1").mimetype == "image/svg+xml"
-    assert_error(
-        phone.get(f"/join.svg?game={game_id}&seat=0"),
-        409,
-        "conflict",
-        f"seat 0 of game {game_id} is not free to take",
-    )
+    assert_not_free(phone, game_id, 0)
 
 
 def test_no_token_is_in_any_join_answer_or_seat_code(phone: FlaskClient) -> None:
@@ -174,12 +175,7 @@ def test_a_game_that_hides_nothing_has_no_seat_codes(phone: FlaskClient) -> None
     rings = phone.post("/api/games", json=NEW_RINGS_GAME).get_json()["id"]
     for game_id in (tracked, rings):
         assert phone.get(f"/api/join?game={game_id}").get_json()["seats"] == []
-        assert_error(
-            phone.get(f"/join.svg?game={game_id}&seat=0"),
-            409,
-            "conflict",
-            f"seat 0 of game {game_id} is not free to take",
-        )
+        assert_not_free(phone, game_id, 0)
 
 
 def test_the_companions_seat_gets_no_code(phone: FlaskClient) -> None:

@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.box.address import Reach
 from companion.doctor.panel import PanelDoctor
 from companion.table.table import Table
 from companion.web import create_app
@@ -88,7 +89,8 @@ def test_no_route_answers_500_and_every_4xx_is_in_the_error_format(tmp_path: Pat
     table.start()
     try:
         config = {"BOARDS_DIR": data / "boards", "SSE_HEARTBEAT_SECONDS": 0.05}
-        app = create_app(config, table=table, diagnostics=PanelDoctor())
+        reach = Reach("0.0.0.0", 8000, addresses=lambda: ["192.168.1.20"])  # /join.svg draws
+        app = create_app(config, table=table, diagnostics=PanelDoctor(), reach=reach)
         client = app.test_client()
         game_id = client.post("/api/games", json=NEW_RINGS_GAME).get_json()["id"]
         owner = pair_owner(app.test_client(), data)

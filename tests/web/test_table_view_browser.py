@@ -279,3 +279,19 @@ def test_a_screen_holding_a_seat_shows_no_hand_or_cup_of_a_hidden_card_game(
         shot(tv, "table-cards-seat-held-1280")
         assert tv.errors == [] and own.errors == []
         context.close()
+
+
+def test_the_table_view_speaks_the_browsers_language(tmp_path: Path, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    with serve_emulated(tmp_path / "data") as base:
+        api(base, "/api/games", NEW_RINGS)
+        context = browser.new_context(locale="de-DE")  # Accept-Language: de-DE
+        tv = phone(browser, base, context, size=(1280, 720))
+        tv.goto(base + "/table")
+        expect(tv.locator("#tv-turn-text")).to_have_text("Ann ist am Zug")  # table.js's words
+        expect(tv.locator(".tv-events h2")).to_have_text("Letzte Züge")  # the template's
+        expect(tv.locator("#tv-scores .mover")).to_have_text("am Zug")
+        shot(tv, "table-rings-de-1280")
+        assert tv.errors == []
+        context.close()

@@ -5,7 +5,7 @@
    board; at every (re)connection the server picks the game in play (table_view.py). */
 "use strict";
 (() => {
-  const { el, api, live, coalesce, phraseText } = Panel;
+  const { el, api, live, coalesce, phraseText, t } = Panel;
   const main = document.querySelector("main.tv");
   let scene = Panel.data;  // {games, rings, game, kind_names, board + seats | colours}
   let versions = versionsOf(scene.games);
@@ -36,13 +36,13 @@
     const mover = g.to_move || s.to_move;
     document.getElementById("tv-kind").textContent = game() ?
       (scene.kind_names || {})[game().kind] || game().kind : "";
-    if (!game()) line.textContent = "No game in play.";
-    else if (over) line.textContent = winner ? `${winner} wins.` : "The game is over.";
+    if (!game()) line.textContent = t("No game in play.");
+    else if (over) line.textContent = winner ? t("{name} wins.", { name: winner }) : t("The game is over.");
     else if (mover) {
       const dot = Panel.playerDot(mover, colourOf(mover));
       dot.setAttribute("aria-hidden", "true");  // the words say who
-      line.replaceChildren(dot, el("span", { id: "tv-turn-text", text: `${mover}'s turn` }));
-    } else line.textContent = "In play.";
+      line.replaceChildren(dot, el("span", { id: "tv-turn-text", text: t("{name}'s turn", { name: mover }) }));
+    } else line.textContent = t("In play.");
   }
 
   /* The ring game's dice (as entered or rolled), each with its colour's letter. */
@@ -51,7 +51,7 @@
     const dice = game() && game().kind === "rings" ? (state().live || {}).dice || state().dice : null;
     box.hidden = !dice || Boolean(state().over);
     if (box.hidden) return;
-    box.replaceChildren(el("span", { text: "Dice:" }), ...Object.entries(dice).map(([colour, value]) =>
+    box.replaceChildren(el("span", { text: t("Dice:") }), ...Object.entries(dice).map(([colour, value]) =>
       el("span", { class: "tv-die", "data-die": colour, title: colour,
         style: `background:${BoardSvg.FILL[colour] || colour};color:${colour === "yellow" ? "#000" : "#fff"}`,
         text: `${Panel.letter(colour)} ${value}` })));
@@ -67,7 +67,7 @@
         Panel.playerDot(name, colourOf(name)), el("span", { class: "name", text: name }),
         el("strong", { class: "score", text: points === null || points === undefined ?
           "–" : String(points) }),
-        name === mover ? el("span", { class: "mover", text: "to move" }) : null);
+        name === mover ? el("span", { class: "mover", text: t("to move") }) : null);
     }));
   }
 
@@ -80,7 +80,9 @@
       return { say: s.computer.error || s.computer.text,
         rings: (s.computer.rings || []).map((r) => ({ text: r.text, done: r.done })) };
     }
-    if (s.computer_waiting) return { say: `${s.computer_waiting} (computer) waits after the undo.`, rings: [] };
+    if (s.computer_waiting) {
+      return { say: t("{name} (computer) waits after the undo.", { name: s.computer_waiting }), rings: [] };
+    }
     if (s.companion) return { say: said(s.companion.text), rings: [] };
     return null;
   }
@@ -102,7 +104,7 @@
       const words = (log[i].instructions || []).map(said).filter(Boolean);
       if (words.length) lines.push(el("li", { "data-step": i + 1, text: words.join(". ") }));
     }
-    if (!lines.length) lines.push(el("li", { class: "muted", text: game() ? "Nothing yet." : "" }));
+    if (!lines.length) lines.push(el("li", { class: "muted", text: game() ? t("Nothing yet.") : "" }));
     const list = document.getElementById("tv-events");
     list.replaceChildren(...lines);
     const side = document.querySelector(".tv-side");
@@ -143,9 +145,9 @@
       const count = (held) => (typeof held === "number" ? held :
         Object.values(held || {}).reduce((a, n) => a + n, 0));
       const seats = names.map((name) => el("div", { class: "tv-river", "data-player": name },
-        el("h3", {}, Panel.playerDot(name, colourOf(name)), ` ${name}'s river`), CardsDraw.river(s.rivers[name]),
-        el("p", { class: "muted" }, "Hand:", CardsDraw.hidden(count(s.hands[name]))),
-        el("p", { class: "muted" }, "Cup:", CardsDraw.hidden(count(s.cups[name])))));
+        el("h3", {}, Panel.playerDot(name, colourOf(name)), " ", t("{name}'s river", { name })), CardsDraw.river(s.rivers[name]),
+        el("p", { class: "muted" }, t("Hand:"), CardsDraw.hidden(count(s.hands[name]))),
+        el("p", { class: "muted" }, t("Cup:"), CardsDraw.hidden(count(s.cups[name])))));
       box.replaceChildren(mandalas, el("div", { class: "tv-rivers" }, ...seats));
       return box;
     },
@@ -160,9 +162,9 @@
     const draw = DRAW[kind];
     const shown = draw ? draw() : document.getElementById("tv-none");
     if (!draw) {
-      shown.textContent = !game() ? "No game yet. Start one on a phone: it appears here." :
-        state().error ? `This game cannot be shown: ${state().error}` :
-          "This game is followed on the right.";
+      shown.textContent = !game() ? t("No game yet. Start one on a phone: it appears here.") :
+        state().error ? t("This game cannot be shown: {error}", { error: state().error }) :
+          t("This game is followed on the right.");
     }
     // (the attribute: an SVG element has no ``hidden`` property)
     for (const id of boxes) document.getElementById(id).toggleAttribute("hidden", document.getElementById(id) !== shown);

@@ -19,7 +19,11 @@
    strip (the time ``show`` returned, timed by a wrapper of the emulated strip), p50/p99/max
    (target p99 < 10 ms here, < 100 ms on the Zero 2 stand-in); from the last edge to the
    ``board`` item with the ring at rest taken by the last of the phones; and the bytes each
-   phone receives per ring move (target < 2 KB, whatever the game's length).
+   phone receives per ring move (target < 2 KB, whatever the game's length). The moves open
+   or close a path with dice entered for them, so each changes the frame. The benchmark
+   follows the board through a subscription of its own (an 11th stream, in this process),
+   and says, for frames later than 10 ms, how long the threads on the way (the emulated
+   pins', the table's) waited for a CPU: on a busy machine that is other processes' time.
 
 Each figure is printed twice (``bench/zero2.py``): here, and on the Pi Zero 2 stand-in.
 

@@ -1,9 +1,9 @@
 """Every page of the panel, at 360x740 and 1024x768, light and dark, in a real Chromium.
 
-Three rules hold on every page and in every view: nothing is wider than the screen
-(``scrollWidth`` <= the viewport), no control a finger aims at is under 44x44 px on a phone,
-and axe-core (vendored as ``tests/web/axe.min.js``, MPL-2.0, see ``axe.LICENSE``) finds no
-serious or critical violation. One server and one browser serve the whole matrix; each page is
+Three rules hold on every page and in every view, a phone in German too: nothing is wider
+than the screen (``scrollWidth`` <= the viewport), no control a finger aims at is under
+44x44 px on a phone, and axe-core (vendored as ``tests/web/axe.min.js``, MPL-2.0, see
+``axe.LICENSE``) finds no serious or critical violation. One server and one browser serve the whole matrix; each page is
 loaded once per view, measured once and screenshotted to ``test-output/web/page-*.png``.
 
 A new page is one line in :data:`PAGES` (and, for a new game, one in :func:`make_games`).
@@ -36,6 +36,10 @@ VIEWS = {
     "1024-light": ((1024, 768), "light", True),
     "1024-dark": ((1024, 768), "dark", False),
 }
+#: The same on a phone whose browser asks for German (issue 27: German words are long); the
+#: switch and Accept-Language are tested in tests/web/test_i18n*.py.
+VIEWS["360-light-de"] = ((360, 740), "light", True)
+GERMAN_VIEWS = {name for name in VIEWS if name.endswith("-de")}
 PHONE_VIEWS = [name for name in VIEWS if name.startswith("360")]
 
 #: Page name to (its path, or the game it shows; a selector that is there once it is drawn).
@@ -148,6 +152,7 @@ def contexts(site: tuple[str, dict[str, str], str]) -> Iterator[dict[str, Any]]:
                 made[view] = browser.new_context(
                     viewport={"width": size[0], "height": size[1]},
                     color_scheme=scheme,
+                    locale="de-DE" if view in GERMAN_VIEWS else "en-GB",
                     bypass_csp=True,  # lets the test inject axe-core; the page's own rules stay
                 )
                 if is_owner:

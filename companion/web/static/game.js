@@ -1,7 +1,7 @@
 /* The generic game view: the summary live, a step in the record's format, undo. */
 "use strict";
 (() => {
-  const { api, live, coalesce, say } = Panel;
+  const { api, live, coalesce, say, t } = Panel;
   let game = Panel.data.game;
   const url = "/api/games/" + encodeURIComponent(game.id);
   const draw = () => {
@@ -12,7 +12,7 @@
     event.preventDefault();
     let action;
     try { action = JSON.parse(document.getElementById("step-json").value); } catch (error) {
-      say("The step is not JSON: " + error.message); return;
+      say(t("The step is not JSON: {reason}", { reason: error.message })); return;
     }
     try { game = await api("POST", url + "/actions", { version: game.version, action }); draw(); }
     catch (error) { if (error.status === 409) refresh(); }

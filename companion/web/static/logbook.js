@@ -2,7 +2,7 @@
    (the owner only; the API's refusal is said next to the button). */
 "use strict";
 (() => {
-  const { api, say } = Panel;
+  const { api, say, t } = Panel;
   const rename = document.getElementById("rename");
   const merge = document.getElementById("merge");
   const id = rename && rename.dataset.player;
@@ -12,8 +12,8 @@
     const name = rename.elements.name.value.trim();
     try {
       const answer = await api("POST", `/api/players/${id}/rename`, { name });
-      say(`Renamed: every game now shows ${answer.player.name}.`, "ok", rename);
-      document.title = `${answer.player.name} · History · Mandala Companion`;
+      say(t("Renamed: every game now shows {name}.", { name: answer.player.name }), "ok", rename);
+      document.title = t("{name} · History · Mandala Companion", { name: answer.player.name });
       window.setTimeout(() => window.location.reload(), 800);
     } catch (error) { /* said next to the button */ }
   });
@@ -23,7 +23,7 @@
     const into = Number(merge.elements.into.value);
     try {
       const answer = await api("POST", `/api/players/${id}/merge`, { into });
-      say(`Merged into ${answer.player.name}.`, "ok", merge);
+      say(t("Merged into {name}.", { name: answer.player.name }), "ok", merge);
       window.location.assign(`/players/${answer.player.id}`);
     } catch (error) { /* said next to the button */ }
   });

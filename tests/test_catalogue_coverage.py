@@ -41,7 +41,6 @@ TO_CONVERT = frozenset(
         "templates/_emulator.html",
         "templates/_play_exports.html",
         "templates/_speech.html",
-        "templates/_join.html",
         "templates/table.html",
         "static/panel.js",
         "static/home.js",
@@ -52,6 +51,9 @@ TO_CONVERT = frozenset(
         "static/owner.js",  # the home page's Owner section
         "static/speech.js",
         "static/table.js",
+        "static/cards_draw.js",
+        "static/icehouse_draw.js",
+        "static/stones_draw.js",
         # issue 27's own, not reached this session (session 10)
         "templates/health.html",
         "static/health.js",

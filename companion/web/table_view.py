@@ -24,6 +24,7 @@ from companion.table import NotFound
 from companion.table.adapters import adapter
 from companion.table.seats import Viewer
 from companion.web.context import table
+from companion.web.i18n import speaks_for_box
 from companion.web.pages import available_kinds, page_config, ring_setup
 
 blueprint = Blueprint("table_view", __name__)
@@ -93,6 +94,7 @@ def chosen_game() -> str | None:
 
 
 @blueprint.get("/table")
+@speaks_for_box  # read by everyone at the table: the box's language, not one phone's
 def page() -> str:
     return render_template(
         "table.html", data=scene(chosen_game()), page=page_config(), events=EVENTS_URL

@@ -3,8 +3,9 @@
 Three rules hold on every page and in every view, a phone in German too: nothing is wider
 than the screen (``scrollWidth`` <= the viewport), no control a finger aims at is under
 44x44 px on a phone, and axe-core (vendored as ``tests/web/axe.min.js``, MPL-2.0, see
-``axe.LICENSE``) finds no serious or critical violation. One server and one browser serve the whole matrix; each page is
-loaded once per view, measured once and screenshotted to ``test-output/web/page-*.png``.
+``axe.LICENSE``) finds no serious or critical violation. One server and one browser serve the
+whole matrix; each page is loaded once per view, measured once and screenshotted to
+``test-output/web/page-*.png``.
 
 A new page is one line in :data:`PAGES` (and, for a new game, one in :func:`make_games`).
 """

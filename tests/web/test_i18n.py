@@ -136,6 +136,18 @@ def test_a_view_that_speaks_for_the_box_uses_the_boxs_language(
     assert '<html lang="en">' in html(client, "/history", **{"Accept-Language": "en"})
 
 
+def test_the_table_view_is_in_the_boxs_language_whatever_the_phone_chose(
+    table: Table, data_dir: Path
+) -> None:
+    client = box_app(table, data_dir, "de").test_client()
+    client.set_cookie(COOKIE, "en")
+    page = html(client, "/table", **{"Accept-Language": "en"})
+    assert '<html lang="de">' in page
+    assert page.index("panel.js") < page.index("/catalogue/de.js?v=") < page.index("table.js")
+    english = box_app(table, data_dir, "en").test_client()
+    assert '<html lang="en">' in html(english, "/table", **GERMAN)
+
+
 def test_a_phone_that_names_no_language_gets_the_boxs(table: Table, data_dir: Path) -> None:
     client = box_app(table, data_dir, "de").test_client()
     assert '<html lang="de">' in html(client, "/history")

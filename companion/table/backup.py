@@ -158,17 +158,22 @@ def make_backup(data_dir: Path) -> bytes:
         except sqlite3.Error as error:
             raise BackupRefused(f"{database}: cannot copy the database: {error}") from error
         members = [(copy, DB_NAME), *_data_files(data_dir)]
-        raw = io.BytesIO()
-        with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        # The tar is compressed as it is written: only the compressed file is held in memory
+        # (a year of games, an 8.4 MB database: 1.6 MB), never the whole tar besides it.
+        # Level 6, not gzip's 9: a year of games (7.6 MB) compresses in 0.56 s instead of 1.3 s
+        # here (ten times that on a Zero 2, before the day's first start serves) for 2% more.
+        packed = io.BytesIO()
+        with (
+            gzip.GzipFile(fileobj=packed, mode="wb", compresslevel=6, mtime=0) as zipped,
+            tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as tar,
+        ):
             for path, name in members:
                 info = tar.gettarinfo(str(path), arcname=name)
                 info.uid = info.gid = 0
                 info.uname = info.gname = ""
                 with path.open("rb") as handle:
                     tar.addfile(info, handle)
-        # Level 6, not gzip's 9: a year of games (7.6 MB) compresses in 0.56 s instead of 1.3 s
-        # here (ten times that on a Zero 2, before the day's first start serves) for 2% more.
-        body = gzip.compress(raw.getvalue(), compresslevel=6, mtime=0)
+        body = packed.getvalue()
     header = Header(
         release=release(),
         schema=schema,

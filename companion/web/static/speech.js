@@ -100,7 +100,7 @@ const Speech = (() => {
     const note = options.note || null;
     if (!synth) {
       input.disabled = true;
-      if (note) note.textContent = "This browser cannot speak: it has no speech synthesis.";
+      if (note) note.textContent = Panel.t("This browser cannot speak: it has no speech synthesis.");
       return;
     }
     let kept = null;
@@ -110,8 +110,8 @@ const Speech = (() => {
     const tell = () => {
       if (!note) return;
       note.textContent = input.checked
-        ? "On: this phone says whose turn it is, the dice and what each turn did. After a reload it speaks from your first tap on this page (browsers ask for one)."
-        : "Off: this phone stays quiet.";
+        ? Panel.t("On: this phone says whose turn it is, the dice and what each turn did. After a reload it speaks from your first tap on this page (browsers ask for one).")
+        : Panel.t("Off: this phone stays quiet.");
     };
     if (kept !== null) tell();
     input.addEventListener("change", () => {

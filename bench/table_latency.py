@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import hashlib
 import itertools
 import json
 import queue
@@ -57,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 sys.path.insert(0, str(ROOT / "bench"))
 
+import long_game  # noqa: E402
 import zero2  # noqa: E402
 from long_game import long_record  # noqa: E402
 
@@ -360,7 +362,8 @@ def phones_figures(game_turns: int, phones: int, moves: int) -> None:
     from companion.serve import firmware_errors, make_server, stop_server
     from companion.web import create_app
 
-    cache = Path(tempfile.gettempdir()) / f"mandala-bench-long-{game_turns}.json"
+    made_by = hashlib.sha256(Path(long_game.__file__).read_bytes()).hexdigest()[:8]
+    cache = Path(tempfile.gettempdir()) / f"mandala-bench-long-{game_turns}-{made_by}.json"
     if not cache.exists():  # made once (here), read again on the stand-in
         cache.write_text(json.dumps(long_record(game_turns)))
     record = json.loads(cache.read_text())

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, Self, TypeVar
 
+from companion.phrases import Phrase
+
 JSON = Any  # a value as json.loads returns it
 
 
@@ -22,7 +24,20 @@ class MandalaError(Exception):
     (``companion.table.errors``). It lives here because the engines import only the standard
     library; the firmware's errors (``firmware.errors``) are mapped where the process is
     wired (``companion.serve``).
+
+    An error made with :meth:`said` keeps its message as a
+    :class:`~companion.phrases.Phrase` too, so the panel shows it in the phone's language.
     """
+
+    phrase: Phrase | None = None
+    """The message as words to translate (``None``: the message is English only)."""
+
+    @classmethod
+    def said(cls, phrase: Phrase) -> Self:
+        """The error whose message is ``phrase`` (its English in ``str(error)``)."""
+        error = cls(phrase.english())
+        error.phrase = phrase
+        return error
 
     def at(self, where: str) -> Self:
         """Return the same kind of error with ``where`` put in front of the message."""

@@ -14,6 +14,7 @@ from flask import Blueprint, Response, current_app, jsonify
 
 from companion.games import rings
 from companion.games.base import RecordError, as_bool, as_str, check_keys, get
+from companion.phrases import say
 from companion.table import Conflict, NotFound
 from companion.web.context import json_body
 from companion.web.owner import owner_only
@@ -43,7 +44,7 @@ def find_board(name: str) -> rings.Board:
     :raises NotFound: when no board has that name.
     """
     if not FILE_NAME.fullmatch(name) or name not in saved_names() + rings.bundled_board_names():
-        raise NotFound(f"no board {name!r}")
+        raise NotFound.said(say("no board {name}", name=repr(name)))
     folder = boards_dir()
     return rings.load_board(name, [folder] if folder is not None else [])
 
@@ -94,10 +95,12 @@ def save_board() -> tuple[Response, int]:
     board = rings.parse_board(get(body, "board"), "board")
     folder = boards_dir()
     if folder is None:
-        raise Conflict("this companion has no data directory to save boards in")
+        raise Conflict.said(say("this companion has no data directory to save boards in"))
     # An own board may be saved over when asked; a bundled one never (it ships with us).
     if name in rings.bundled_board_names() or (name in saved_names() and not overwrite):
-        raise Conflict(f"file: a board named {name!r} exists already; choose another name")
+        raise Conflict.said(
+            say("file: a board named {name} exists already; choose another name", name=repr(name))
+        )
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.toml"
     temporary = path.with_suffix(".toml.tmp")

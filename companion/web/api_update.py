@@ -29,6 +29,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.box import release as releases
 from companion.box import update
+from companion.phrases import say
 from companion.table import Conflict, StorageError, backup
 from companion.table.rolling import FILES_LOCK
 from companion.web.context import json_body, table
@@ -77,20 +78,25 @@ def staged(data: bytes) -> tuple[Response, int]:
     """Check ``data``, make the backup, stage it for the updater; answer 202."""
     releases.check_release(data, backup.release())  # refused before anything is made
     if not installed():
-        raise Conflict(
-            "this companion was not installed as a service (systemd/install.sh), so nothing "
-            "can install a release here: update its checkout with git"
+        raise Conflict.said(
+            say(
+                "this companion was not installed as a service (systemd/install.sh), so "
+                "nothing can install a release here: update its checkout with git"
+            )
         )
     folder = data_dir()
     if update.pending(folder):
-        raise Conflict("an update is already waiting to be installed")
+        raise Conflict.said(say("an update is already waiting to be installed"))
     try:
         with FILES_LOCK:
             status = update.stage(
                 folder, data, backup.release(), lambda: backup.keep_before_update(folder)
             )
     except OSError as error:
-        raise StorageError(f"update: cannot stage the release: {error.strerror or error}") from None
+        reason = str(error.strerror or error)
+        raise StorageError.said(
+            say("update: cannot stage the release: {reason}", reason=reason)
+        ) from None
     log.warning("update: %s", status["text"])
     return jsonify({"status": status}), 202
 

@@ -47,6 +47,7 @@ from companion.box.wifi import (
     WifiState,
 )
 from companion.games.base import RecordError, as_bool, as_str, check_keys
+from companion.phrases import say
 from companion.table import Conflict, NotFound
 from companion.web.context import json_body
 from companion.web.owner import owner_only
@@ -113,7 +114,10 @@ def wifi() -> WifiService:
 def started(answer: dict[str, Any]) -> Response:
     if not answer["started"]:
         doing = answer["doing"]
-        raise Conflict(f"the box is busy with its Wi-Fi ({doing['action']}); try again shortly")
+        busy = say(
+            "the box is busy with its Wi-Fi ({doing}); try again shortly", doing=doing["action"]
+        )
+        raise Conflict.said(busy)
     response = jsonify(answer)
     response.status_code = 202
     return response
@@ -146,12 +150,14 @@ def join() -> Response:
     check_keys(body, "", ("ssid",), ("ssid", "password"))
     ssid = as_str(body["ssid"], "ssid")
     if not ssid.strip() or len(ssid.encode()) > MAX_SSID:
-        raise RecordError(f"ssid: {ssid[:40]!r} cannot be a Wi-Fi network's name (1-32 bytes)")
+        raise RecordError.said(
+            say("ssid: {ssid} cannot be a Wi-Fi network's name (1-32 bytes)", ssid=repr(ssid[:40]))
+        )
     password = body.get("password")
     if password is not None:
         password = as_str(password, "password")
         if not 8 <= len(password) <= MAX_PASSWORD:
-            raise RecordError("password: a Wi-Fi password has 8 to 63 characters")
+            raise RecordError.said(say("password: a Wi-Fi password has 8 to 63 characters"))
     return started(wifi().join_soon(ssid, password))
 
 

@@ -4,9 +4,11 @@ Every refusal the panel gives, whatever raised it, goes through :func:`error_res
 malformed input 400, not allowed for this seat 403 (``owner_required`` when only the
 box's owner may), no such thing 404, illegal now or a stale version 409, too large 413,
 too many new games from one client 429 (with ``Retry-After``), storage unable to take a
-change 503; the process adds the firmware's errors where it is wired (``companion.serve``:
-no such part 404, hardware failing 503). Anything unexpected is logged and answered 500 in
-the same format (the tests make sure no client input gets there).
+change 503; the message is in the phone's language when the error carries words
+(``MandalaError.said``; the web layer's own refusals do, the engines' and the table's are
+English until they do); the process adds the firmware's errors where it is wired
+(``companion.serve``: no such part 404, hardware failing 503). Anything unexpected is logged
+and answered 500 in the same format (the tests make sure no client input gets there).
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from collections.abc import Sequence
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from companion.games.base import IllegalAction, RecordError
+from companion.games.base import IllegalAction, MandalaError, RecordError
+from companion.phrases import say
 from companion.table import Conflict, Forbidden, NotFound, StorageError, TableError
 from companion.table.limits import TooManyRequests
 from companion.table.owner import OwnerRequired
+from companion.web.i18n import words
 from companion.web.security import CrossSite, UnknownHost
 
 log = logging.getLogger(__name__)
@@ -56,7 +60,7 @@ def from_http(error: HTTPException) -> Response:
     status = error.code or 500
     code = "too_large" if status == 413 else (error.name or "error").lower().replace(" ", "_")
     if status == 413:
-        message = "request body is larger than the panel accepts"
+        message = words(say("request body is larger than the panel accepts"))
     else:
         message = error.description or error.name
     return error_response(status, code, message)
@@ -67,7 +71,16 @@ def from_unexpected(error: Exception) -> Response:
     if isinstance(error, HTTPException):
         return from_http(error)
     log.exception("unexpected error", exc_info=error)
-    return error_response(500, "internal", f"the companion failed: {type(error).__name__}")
+    failed = say("the companion failed: {error}", error=type(error).__name__)
+    return error_response(500, "internal", words(failed))
+
+
+def message_of(error: Exception) -> str:
+    """What an error says, in the request's language when it was made with words
+    (:meth:`~companion.games.base.MandalaError.said`), else as it is."""
+    if isinstance(error, MandalaError) and error.phrase is not None:
+        return words(error.phrase)
+    return str(error)
 
 
 def register(app: Flask, more: Sequence[Mapping] = ()) -> None:
@@ -75,7 +88,7 @@ def register(app: Flask, more: Sequence[Mapping] = ()) -> None:
     for kind, status, code in (*MAPPED, *more):
 
         def handler(error: Exception, status: int = status, code: str = code) -> Response:
-            response = error_response(status, code, str(error))
+            response = error_response(status, code, message_of(error))
             if isinstance(error, TooManyRequests):
                 response.headers["Retry-After"] = str(error.retry_after)
             return response

@@ -28,10 +28,11 @@ from urllib.parse import urlsplit
 from babel import Locale
 from babel.messages.mofile import read_mo
 from flask import Blueprint, Flask, Response, current_app, g, redirect, request, url_for
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, get_translations
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion import catalogue
+from companion.phrases import Phrase, say
 from companion.table import NotFound
 
 COOKIE = "mandala_lang"
@@ -73,6 +74,18 @@ def choose_language() -> str:
 def language() -> str:
     """The current request's language code (``"de"``)."""
     return str(get_locale() or catalogue.SOURCE)
+
+
+def words(phrase: Phrase) -> str:
+    """The phrase in the current request's language (English outside a request)."""
+    found = get_translations()
+    return phrase.render(found.gettext, found.ngettext)
+
+
+def no_language(code: str) -> NotFound:
+    """The refusal of a language there is not."""
+    there = ", ".join(catalogue.languages())
+    return NotFound.said(say("no language {code}: there are {there}", code=repr(code), there=there))
 
 
 @cache
@@ -127,7 +140,7 @@ def switch_links() -> list[dict[str, str]]:
 def choose(code: str) -> WerkzeugResponse:
     """Remember ``code`` on this phone and go back to the page (``next``, this panel's only)."""
     if not catalogue.is_language(code):
-        raise NotFound(f"no language {code!r}: there are {', '.join(catalogue.languages())}")
+        raise no_language(code)
     back = request.args.get("next", "/")
     parts = urlsplit(back)
     # only a path of this panel: "//host", "/\\host" (a browser reads it as "//") and
@@ -143,7 +156,7 @@ def choose(code: str) -> WerkzeugResponse:
 def script(code: str) -> Response:
     """The catalogue of ``code`` for the scripts; cached for a year when asked by version."""
     if not catalogue.is_language(code):
-        raise NotFound(f"no language {code!r}: there are {', '.join(catalogue.languages())}")
+        raise no_language(code)
     body, version = scripts_catalogue(code)
     response = Response(f"Panel.catalogue.use({body});\n", mimetype="text/javascript")
     if request.args.get("v") == version:

@@ -23,6 +23,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar, cast
 from flask import Blueprint, Response, jsonify, request
 
 from companion.games.base import RecordError, as_str, check_keys
+from companion.phrases import say
 from companion.table.owner import HOW_TO, OwnerRequired, phone_label
 from companion.web.context import json_body, table
 from companion.web.viewer import keep_token
@@ -104,7 +105,10 @@ def pair() -> Response | tuple[Response, int]:
     if "code" in body:
         code = as_str(body["code"], "code")
         if not 0 < len(code) <= MAX_CODE:
-            raise RecordError(f"code: expected the code `mandala pair` printed, got {code!r}")
+            expected = say(
+                "code: expected the code `mandala pair` printed, got {code}", code=repr(code)
+            )
+            raise RecordError.said(expected)
         return granted(owners().pair_with_code(code, label))
     if "request" in body:
         answer = owners().poll_button(as_str(body["request"], "request")[: MAX_CODE * 4])

@@ -163,3 +163,29 @@ def test_the_boxs_language_is_configured_and_checked(tmp_path: Path) -> None:
     config.write_text('language = "xx"\n')
     with pytest.raises(RecordError, match=r"language: 'xx' is not one of en, de"):
         read_config(config)
+
+
+def test_the_web_layers_own_refusals_are_in_the_phones_language(client: FlaskClient) -> None:
+    """Errors made with words (``MandalaError.said``) are translated; the code stays."""
+    german = client.get("/api/boards/no-such", headers=GERMAN)
+    assert german.status_code == 404
+    assert german.get_json() == {"error": {"code": "not_found", "message": "kein Brett 'no-such'"}}
+    english = client.get("/api/boards/no-such", headers={"Accept-Language": "en"})
+    assert english.get_json()["error"]["message"] == "no board 'no-such'"
+    too_large = client.post(
+        "/api/games", data=b"x" * (300 * 1024), headers={**GERMAN, "Content-Type": "text/plain"}
+    )
+    assert too_large.status_code == 413
+    assert too_large.get_json()["error"] == {
+        "code": "too_large",
+        "message": "die Anfrage ist größer, als das Panel annimmt",
+    }
+
+
+def test_an_error_made_with_words_says_its_english_outside_a_request() -> None:
+    from companion.phrases import say
+    from companion.table import NotFound
+
+    error = NotFound.said(say("no board {name}", name="'x'"))
+    assert str(error) == "no board 'x'" and error.phrase is not None
+    assert str(error.at("board")) == "board: no board 'x'"  # .at() keeps the English

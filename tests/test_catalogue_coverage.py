@@ -40,7 +40,6 @@ TO_CONVERT = frozenset(
         "templates/cards_sheet.html",
         "templates/_emulator.html",
         "templates/_play_exports.html",
-        "templates/_speech.html",
         "static/panel.js",
         "static/home.js",
         "static/rings.js",
@@ -48,7 +47,6 @@ TO_CONVERT = frozenset(
         "static/cards_sheet.js",
         "static/emulator.js",
         "static/owner.js",  # the home page's Owner section
-        "static/speech.js",
         "static/cards_draw.js",
         "static/icehouse_draw.js",
         "static/stones_draw.js",

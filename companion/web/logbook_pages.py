@@ -10,17 +10,20 @@ exports in the history).
 
 from __future__ import annotations
 
-import time
+from datetime import datetime
 from typing import Any
 
+from babel.dates import format_datetime
 from flask import Blueprint, render_template, request
 
 from companion.games.base import RecordError
+from companion.phrases import say
 from companion.table import NotFound
 from companion.table.adapters import adapter
 from companion.table.logbook_store import Play
 from companion.web.api_games import page_number
 from companion.web.api_logbook import logbook
+from companion.web.i18n import language, words
 from companion.web.pages import LETTERS, page_config
 
 blueprint = Blueprint("logbook_pages", __name__)
@@ -28,14 +31,14 @@ blueprint = Blueprint("logbook_pages", __name__)
 
 #: A kind's own figures in words (``Adapter.figures``' names).
 FIGURE_WORDS = {
-    "snipes_made": "Snipes made",
-    "snipes_suffered": "Snipes suffered",
-    "pegs_entered": "Pegs into Central Control",
-    "sets_won": "Sets won",
-    "river": "River colours",
-    "turns": "Turns per game",
-    "sets": "Sets completed per game",
-    "spread": "VP spread (winner's VP less the last seat's)",
+    "snipes_made": say("Snipes made"),
+    "snipes_suffered": say("Snipes suffered"),
+    "pegs_entered": say("Pegs into Central Control"),
+    "sets_won": say("Sets won"),
+    "river": say("River colours"),
+    "turns": say("Turns per game"),
+    "sets": say("Sets completed per game"),
+    "spread": say("VP spread (winner's VP less the last seat's)"),
 }
 
 
@@ -46,15 +49,22 @@ def fill(colour: str) -> str:
 
 
 def local_time(stamp: float) -> str:
-    """A time as the box's clock shows it, e.g. ``Wed 2 Dec 2026, 19:05``."""
-    shown = time.localtime(stamp)
-    return time.strftime(f"%a {shown.tm_mday} %b %Y, %H:%M", shown)
+    """A time as the box's clock shows it, in the page's language: ``Wed 2 Dec 2026, 19:05``
+    (``Mi. 2 Dez. 2026, 19:05``)."""
+    shown = datetime.fromtimestamp(stamp)  # the box's local time, as it is
+    return format_datetime(shown, "EEE d MMM y, HH:mm", locale=language())
 
 
 def place(rank: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th`` ..."""
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... (``1.``, ``2.`` in German)."""
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank if rank < 20 else rank % 10, "th")
-    return f"{rank}{suffix}"
+    ordinals = {  # by the English ending; another language may say every place alike
+        "st": say("{rank}st", rank=rank),
+        "nd": say("{rank}nd", rank=rank),
+        "rd": say("{rank}rd", rank=rank),
+        "th": say("{rank}th", rank=rank),
+    }
+    return words(ordinals[suffix])
 
 
 def play_view(play: Play, colours: dict[int, str]) -> dict[str, Any]:
@@ -144,6 +154,6 @@ def player(player_id: int) -> str | tuple[str, int]:
         "head": head,
         "recent": recent,
         "players": players,
-        "words": FIGURE_WORDS,
+        "words": {name: words(phrase) for name, phrase in FIGURE_WORDS.items()},
     }
     return render_template("player.html", data=data, page=page_config(), letters=LETTERS)

@@ -4,6 +4,7 @@ the box's; and the catalogue the scripts get."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,20 @@ def test_an_error_made_with_words_says_its_english_outside_a_request() -> None:
     error = NotFound.said(say("no board {name}", name="'x'"))
     assert str(error) == "no board 'x'" and error.phrase is not None
     assert str(error.at("board")) == "board: no board 'x'"  # .at() keeps the English
+
+
+def test_the_history_says_places_dates_and_figures_in_german(
+    client: FlaskClient, owner: str
+) -> None:
+    from tests.web.test_logbook_api import six_plays  # the logbook's hand-worked plays
+
+    six_plays(client)
+    page = html(client, "/history", **GERMAN)
+    assert '<span class="play-place">1.</span>' in page
+    assert '<span class="play-place">1st</span>' not in page
+    assert re.search(r"(Mo|Di|Mi|Do|Fr|Sa|So)\. \d+ \w+\.? \d{4}, \d\d:\d\d", page)
+    english = html(client, "/history", **{"Accept-Language": "en"})
+    assert '<span class="play-place">1st</span>' in english
+    assert re.search(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ \w{3} \d{4}, \d\d:\d\d", english)
+    player = html(client, "/players/1", **GERMAN)
+    assert "Rauswürfe" in player and "Snipes made" not in player

@@ -15,7 +15,7 @@ import pytest
 from companion.box.address import Reach, network_addresses
 from companion.table import Table
 from tests.web.browser import SHOTS, phone, shot
-from tests.web.conftest import serving
+from tests.web.conftest import NEW_RINGS_GAME, serving
 
 pytestmark = pytest.mark.browser
 
@@ -138,3 +138,29 @@ def test_each_free_seat_has_a_code_that_opens_the_game_ready_to_take_that_seat(
     expect(host.locator("#join figcaption")).to_have_text(["Scan to take Ann's seat"])
     assert decoded(host, "join-05-one-left") == [payloads[0]]
     assert host.errors == [] and bo.errors == []
+
+
+@pytest.mark.parametrize("kind", ["rings", "cards"])
+def test_the_table_views_code_decodes_to_its_address_and_a_free_seats_without_overflow(
+    table: Table, on_lan: str, browser: Any, kind: str
+) -> None:
+    """At 1280x720: the address's code (and each free seat's, in a hidden card game) decodes
+    to what the view prints, and the block fits the screen with the rest of the view."""
+    from playwright.sync_api import expect
+
+    from tests.web.test_table_view_browser import OUTSIDE
+
+    body = NEW_RINGS_GAME if kind == "rings" else {"kind": "cards", "seats": ["Ann", "Bo"]}
+    game_id = table.create_game(body)["id"]
+    tv = phone(browser, on_lan, size=(1280, 720))
+    tv.goto(on_lan + "/table")
+    expect(tv.locator("main.tv")).to_have_attribute("data-shown", game_id)
+    expect(tv.locator("#join-url")).to_have_text(on_lan + "/")
+    seats = [f"{on_lan}/games/{game_id}?seat={n}" for n in (0, 1)] if kind == "cards" else []
+    expect(tv.locator("#join img.qr")).to_have_count(1 + len(seats))
+    tv.wait_for_function(
+        "[...document.querySelectorAll('#join img.qr')].every((i) => i.naturalWidth > 0)"
+    )
+    assert decoded(tv, f"join-06-table-{kind}-1280") == sorted([on_lan + "/", *seats])
+    assert tv.evaluate(OUTSIDE) == []
+    assert tv.errors == []

@@ -79,7 +79,12 @@ const Join = (() => {
   }
 
   for (const box of document.querySelectorAll("#join")) {
-    new MutationObserver(() => fill(box)).observe(box, { attributes: true, attributeFilter: ["data-game"] });
+    let asked = box.getAttribute("data-game");
+    new MutationObserver(() => {  // another game shown: its seats (only when it changed)
+      if (box.getAttribute("data-game") === asked) return;
+      asked = box.getAttribute("data-game");
+      fill(box);
+    }).observe(box, { attributes: true, attributeFilter: ["data-game"] });
   }
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   window.setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);

@@ -173,6 +173,9 @@
   function draw() {
     main.dataset.shown = game() ? game().id : "";
     main.dataset.kind = game() ? game().kind : "";
+    // join.js: the address's code, and one per free seat of the game shown (a hidden card game)
+    const join = document.getElementById("join");
+    if (join && join.dataset.game !== main.dataset.shown) join.dataset.game = main.dataset.shown;
     drawBoard();
     drawTurn();
     drawDice();

@@ -10,15 +10,24 @@ never at start-up.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from babel.dates import format_date
 from flask import Blueprint
 from markupsafe import Markup
 
+from companion.phrases import say
 from companion.table.adapters import adapter
 from companion.web.api_logbook import logbook
+from companion.web.i18n import language, words
 
 blueprint = Blueprint("plot_views", __name__)
+
+
+def day(stamp: float) -> str:
+    """A plot's date in the page's language: ``2 Dec 2026``, ``2 Dez. 2026``."""
+    return format_date(datetime.fromtimestamp(stamp), "d MMM y", locale=language())
 
 
 @blueprint.app_template_global()
@@ -33,9 +42,15 @@ def player_plots(player_id: int, name: str) -> list[dict[str, Any]]:
     shown = [
         {
             "id": "plot-win-rate",
-            "heading": "Win rate over time",
+            "heading": words(say("Win rate over time")),
             "svg": Markup(
-                plots.win_rate("plot-win-rate", name, [(p.ended, p.won) for p in points])
+                plots.win_rate(
+                    "plot-win-rate",
+                    name,
+                    [(p.ended, p.won) for p in points],
+                    words=words,
+                    date=day,
+                )
             ),
         }
     ]
@@ -44,8 +59,9 @@ def player_plots(player_id: int, name: str) -> list[dict[str, Any]]:
         plot_id = f"plot-scores-{kind}"
         title = adapter(kind).title
         scores = [point.score for point in points if point.kind == kind]
-        svg = plots.score_distribution(plot_id, name, scores, title)
-        shown.append({"id": plot_id, "heading": f"Scores: {title}", "svg": Markup(svg)})
+        svg = plots.score_distribution(plot_id, name, scores, title, words=words)
+        heading = words(say("Scores: {game}", game=title))
+        shown.append({"id": plot_id, "heading": heading, "svg": Markup(svg)})
     return shown
 
 
@@ -58,6 +74,9 @@ def history_plots() -> list[dict[str, Any]]:
     for kind, counts in logbook().kind_scores().items():
         plot_id = f"plot-everyone-{kind}"
         title = adapter(kind).title
-        svg = plots.score_distribution(plot_id, "Everyone", counts, title, unit="score")
-        shown.append({"id": plot_id, "heading": f"Scores: {title}", "svg": Markup(svg)})
+        # TRANSLATORS: who the history's plots are of, as in "{who}'s scores at {game}"
+        everyone = words(say("Everyone"))
+        svg = plots.score_distribution(plot_id, everyone, counts, title, unit="score", words=words)
+        heading = words(say("Scores: {game}", game=title))
+        shown.append({"id": plot_id, "heading": heading, "svg": Markup(svg)})
     return shown

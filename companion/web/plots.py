@@ -7,17 +7,26 @@ Zero 2. The pages import this module only when they draw a plot, never at start-
 
 Every plot is a ``role="img"`` SVG whose ``<title>`` and ``<desc>`` say what it shows in
 words (the figures a reader would look for), with text labels on its axes and its values:
-nothing is told by colour alone. Colours are the panel's own (``static/plots.css``, so the
-plot follows the light or dark setting), with the light ones as attributes for a plot seen
-on its own.
+nothing is told by colour alone. Its words are phrases rendered by the caller's ``words``
+(English by default), its dates by the caller's ``date``. Colours are the panel's own
+(``static/plots.css``, so the plot follows the light or dark setting), with the light ones as
+attributes for a plot seen on its own.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from html import escape
+
+from companion.phrases import Phrase, say, say_n
+
+Words = Callable[[Phrase], str]
+"""Renders a phrase in the page's language (the pages pass ``companion.web.i18n.words``)."""
+Day = Callable[[float], str]
+"""Writes a date in the page's language."""
 
 WIDTH, HEIGHT = 320, 190
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 14, 150
@@ -37,9 +46,18 @@ for a plot seen on its own, the light colours as attributes; no ``style`` attrib
 panel's content security policy allows none)."""
 
 
-def plural(count: int, word: str) -> str:
-    """``"1 play"``, ``"5,000 plays"``."""
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
+def counted(count: int, unit: str) -> Phrase:
+    """``"1 play"``, ``"5,000 plays"`` (``unit``: ``"play"`` or ``"score"``)."""
+    if unit == "score":
+        found = say_n("{count} score", "{count} scores", count)
+    else:
+        found = say_n("{count} play", "{count} plays", count)
+    return replace(found, values={"count": f"{count:,}"})  # shown with thousands' commas
+
+
+def english(phrase: Phrase) -> str:
+    """A phrase in English (the default ``words``)."""
+    return phrase.english()
 
 
 def day(stamp: float) -> str:
@@ -72,15 +90,22 @@ def sampled(count: int) -> list[int]:
     return sorted({round(i * step) for i in range(MAX_POINTS)})
 
 
-def win_rate(plot_id: str, who: str, plays: Sequence[tuple[float, bool]]) -> str:
+def win_rate(
+    plot_id: str,
+    who: str,
+    plays: Sequence[tuple[float, bool]],
+    *,
+    words: Words = english,
+    date: Day = day,
+) -> str:
     """``who``'s win rate after each of their plays, as a line from 0 to 100%.
 
     ``plays`` are (when the play ended, whether they won) oldest first; a shared win (a
     tie) counts as a win.
     """
-    title = f"{who}'s win rate over time"
+    title = words(say("{who}'s win rate over time", who=who))
     if not plays:
-        return svg(plot_id, title, f"{who} has no finished plays yet.", [])
+        return svg(plot_id, title, words(say("{who} has no finished plays yet.", who=who)), [])
     wins = 0
     rates: list[float] = []
     for played, (_, won) in enumerate(plays, start=1):
@@ -104,17 +129,23 @@ def win_rate(plot_id: str, who: str, plays: Sequence[tuple[float, bool]]) -> str
     now = round(rates[-1] * 100)
     above = float(end_y) - 8 if float(end_y) > TOP + 16 else float(end_y) + 16  # off the line
     body.append(label(float(end_x) - 6, above, f"{now}%", "end"))
-    body.append(label(LEFT, BOTTOM + 16, day(plays[0][0]), "start", MUTED))
-    body.append(label(WIDTH - RIGHT, BOTTOM + 16, day(plays[-1][0]), "end", MUTED))
-    body.append(
-        label(
-            (LEFT + WIDTH - RIGHT) / 2, BOTTOM + 34, f"after each of {plural(len(plays), 'play')}"
-        )
-    )
+    first, last_day = date(plays[0][0]), date(plays[-1][0])
+    body.append(label(LEFT, BOTTOM + 16, first, "start", MUTED))
+    body.append(label(WIDTH - RIGHT, BOTTOM + 16, last_day, "end", MUTED))
+    after = say("after each of {plays}", plays=counted(len(plays), "play"))
+    body.append(label((LEFT + WIDTH - RIGHT) / 2, BOTTOM + 34, words(after)))
     best = max(rates)
-    desc = (
-        f"{who} has won {plural(wins, 'play')} of {len(plays):,}: {now}% now "
-        f"(highest {round(best * 100)}%), from {day(plays[0][0])} to {day(plays[-1][0])}."
+    desc = words(
+        say(
+            "{who} has won {wins} of {all}: {now}% now (highest {best}%), from {first} to {last}.",
+            who=who,
+            wins=counted(wins, "play"),
+            all=f"{len(plays):,}",
+            now=now,
+            best=round(best * 100),
+            first=first,
+            last=last_day,
+        )
     )
     return svg(plot_id, title, desc, body)
 
@@ -141,15 +172,20 @@ def score_distribution(
     scores: Sequence[int] | Mapping[int, int],
     game: str = "",
     unit: str = "play",
+    *,
+    words: Words = english,
 ) -> str:
     """How often ``who`` scored what (at ``game``, when named): a bar per score (or range),
     its count written on it. ``scores`` are the scores, or each score with how often it
     came; ``unit`` is what one of them is (a player's "play", everyone's "score")."""
-    title = f"{who}'s scores" + (f" at {game}" if game else "")
+    if game:
+        title = words(say("{who}'s scores at {game}", who=who, game=game))
+    else:
+        title = words(say("{who}'s scores", who=who))
     counts = dict(scores) if isinstance(scores, Mapping) else Counter(scores)
     counts = {score: count for score, count in counts.items() if count > 0}
     if not counts:
-        return svg(plot_id, title, f"{who} has no scores yet.", [])
+        return svg(plot_id, title, words(say("{who} has no scores yet.", who=who)), [])
     total = sum(counts.values())
     bars = bins(counts)
     most = max(count for _, _, count in bars)
@@ -166,13 +202,26 @@ def score_distribution(
             body.append(label(x + slot / 2, BOTTOM - tall - 3, f"{count:,}"))
         name = str(start) if start == end else f"{start}-{end}"
         body.append(label(x + slot / 2, BOTTOM + 14, name, "middle", MUTED))
-    caption = f"score; the bars count {unit}s ({total:,})"
-    body.append(label((LEFT + WIDTH - RIGHT) / 2, BOTTOM + 34, caption))
+    if unit == "score":
+        caption = say("score; the bars count scores ({total})", total=f"{total:,}")
+    else:
+        caption = say("score; the bars count plays ({total})", total=f"{total:,}")
+    body.append(label((LEFT + WIDTH - RIGHT) / 2, BOTTOM + 34, words(caption)))
     top = max(bars, key=lambda bar: bar[2])
-    often = str(top[0]) if top[0] == top[1] else f"{top[0]} to {top[1]}"
+    often: str | Phrase = str(top[0])
+    if top[0] != top[1]:
+        often = say("{low} to {high}", low=top[0], high=top[1])
     mean = sum(score * count for score, count in counts.items()) / total
-    desc = (
-        f"{title}: {plural(total, unit)}, from {min(counts)} to {max(counts)}, "
-        f"most often {often} ({plural(top[2], unit)}); mean {mean:.1f}."
+    desc = words(
+        say(
+            "{title}: {count}, from {low} to {high}, most often {often} ({top}); mean {mean}.",
+            title=title,
+            count=counted(total, unit),
+            low=min(counts),
+            high=max(counts),
+            often=often,
+            top=counted(top[2], unit),
+            mean=f"{mean:.1f}",
+        )
     )
     return svg(plot_id, title, desc, body)

@@ -207,3 +207,15 @@ def test_the_history_says_places_dates_and_figures_in_german(
     assert re.search(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ \w{3} \d{4}, \d\d:\d\d", english)
     player = html(client, "/players/1", **GERMAN)
     assert "Rauswürfe" in player and "Snipes made" not in player
+
+
+def test_the_logbooks_plots_speak_german(client: FlaskClient, owner: str) -> None:
+    from tests.web.test_logbook_api import six_plays
+
+    six_plays(client)
+    page = html(client, "/players/1", **GERMAN)
+    assert "Siegquote im Lauf der Zeit" in page and "Win rate over time" not in page
+    assert "Punkte; die Balken zählen Partien (" in page
+    assert re.search(r"nach jeder von 6 Partien", page)
+    history = html(client, "/history", **GERMAN)
+    assert "Punkte von allen bei " in history and "Punkte: " in history

@@ -8,10 +8,12 @@ protocol and watchdog (``companion.systemd``) until SIGTERM.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import logging
 import os
 import sqlite3
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -43,14 +45,72 @@ OUTBUF_BYTES = 512 * 1024  # the most one connection may hold unsent before its 
 BODY_BYTES = 64 * 1024 * 1024  # the largest request body waitress reads (a backup upload)
 
 
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)
+MMAP_BYTES = 64 * 1024  # a block this large or larger is its own mapping, given back when freed
+TRIM_BYTES = 128 * 1024  # free memory this large at the heap's top is given back
+
+
+def tune_malloc() -> bool:
+    """Fix glibc malloc's thresholds so the memory of large blocks goes back to the system.
+
+    glibc raises its mmap threshold to the size of each large block freed (up to 32 MB), so
+    after the first big JSON item or stream buffer every later one comes from the heap,
+    where the small blocks allocated between them pin it (10 phones and an hour of play
+    grew the box by about 6 MB more with it). Answers whether glibc took both values (not
+    glibc, e.g. musl's no-op: False, nothing changed). A ``MALLOC_MMAP_THRESHOLD_`` in the
+    environment is the user's choice and is left as it is.
+    """
+    if not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ:
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_BYTES)) and bool(
+        mallopt(M_TRIM_THRESHOLD, TRIM_BYTES)
+    )
+
+
+def dispatcher(most: int, first: int) -> Any:
+    """Waitress's task dispatcher with its threads started when needed: ``first`` at once,
+    then one more whenever a task finds none idle, up to ``most``.
+
+    Waitress starts every thread at once; each idle one holds its stack and, after its
+    first request, a malloc arena of its own (72 idle threads: about 1 MB of an idle box).
+    A started thread stays, so a box that once had 10 phones keeps their threads.
+    """
+    from waitress.task import Task, ThreadedTaskDispatcher
+
+    class OnDemand(ThreadedTaskDispatcher):
+        def add_task(self, task: Task) -> None:
+            with self.lock:  # waitress's own add_task, with a thread started first if needed
+                running = len(self.threads) - self.stop_count
+                idle = running - self.active_count
+                if len(self.queue) >= idle and running < most:
+                    number = next(
+                        n for n in range(most + len(self.threads)) if n not in self.threads
+                    )
+                    self.threads.add(number)
+                    self.active_count += 1  # as set_thread_count counts a thread starting
+                    self.start_new_thread(self.handler_thread, number)
+                self.queue.append(task)
+                self.queue_cv.notify()
+
+    found = OnDemand()
+    found.set_thread_count(first)
+    return found
+
+
 def make_server(app: Any, host: str, port: int) -> Any:
     """Build the panel's waitress server (bound, not yet serving).
 
     A thread per live stream the table allows and :data:`STREAM_THREADS` more for ordinary
-    requests. ``channel_request_lookahead`` keeps reading a connection while its request
-    runs, so a phone that closes a live stream is noticed at once (its place is freed)
-    rather than at the next write; ``outbuf_high_watermark`` caps what one connection may
-    hold unsent (a live stream is ended long before, see ``companion.web.events``). Waitress
+    requests, started as they are needed (:func:`dispatcher`). ``channel_request_lookahead``
+    keeps reading a connection while its request runs, so a phone that closes a live stream
+    is noticed at once (its place is freed) rather than at the next write;
+    ``outbuf_high_watermark`` caps what one connection may hold unsent (a live stream is
+    ended long before, see ``companion.web.events``). Waitress
     also keeps what a connection already sent in its output buffer until that buffer has
     taken the watermark's worth and a new one starts: each phone's live stream holds up to
     :data:`OUTBUF_BYTES` of memory (10 phones at 1 MB each kept the box over 60 MB).
@@ -62,11 +122,13 @@ def make_server(app: Any, host: str, port: int) -> Any:
 
     from companion.table.hub import MAX_SUBSCRIBERS
 
+    most = MAX_SUBSCRIBERS + STREAM_THREADS
     return create_server(
         app,
+        _dispatcher=dispatcher(most, STREAM_THREADS),
         host=host,
         port=port,
-        threads=MAX_SUBSCRIBERS + STREAM_THREADS,
+        threads=most,
         ident="mandala",
         clear_untrusted_proxy_headers=True,
         channel_request_lookahead=1,
@@ -141,6 +203,7 @@ def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | Non
         raise RecordError(str(error)) from None
     except OSError as error:
         raise RecordError(f"data: cannot use {data}: {error.strerror or error}") from None
+    tune_malloc()  # before the table and the panel allocate
     try:
         return serve(options, stdout, stderr, on_pi)
     finally:

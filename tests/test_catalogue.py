@@ -27,8 +27,6 @@ UNTRANSLATED_FILES = frozenset(
         "companion/table/announce.py",
         "companion/box/address.py",
         "companion/web/api_join.py",
-        "companion/web/templates/_speech.html",
-        "companion/web/static/speech.js",
     }
 )
 PANEL_JS = ROOT / "companion" / "web" / "static" / "panel.js"

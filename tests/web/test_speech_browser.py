@@ -223,3 +223,32 @@ def test_the_switch_is_remembered_by_the_phone(served: str, browser: Any) -> Non
     page.reload()
     expect(page.locator("#speak-game")).not_to_be_checked()
     assert page.errors == []
+
+
+def test_the_table_view_speaks_the_game_it_shows_unless_its_switch_is_turned_off(
+    served: str, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    game = api(served, "/api/games", TWO_PEOPLE)
+    screen = speaking_phone(browser, served)
+    screen.set_viewport_size({"width": 1280, "height": 720})
+    screen.goto(f"{served}/table")
+    expect(screen.locator("main.tv")).to_have_attribute("data-shown", game["id"])
+    switch = screen.locator("#tv-speak")
+    expect(switch).to_be_checked()  # on by default on the table view
+    hand = phone(browser, served, browser.new_context())
+    hand.goto(f"{served}/games/{game['id']}")
+    enter_dice(hand, NO_DICE)  # Ann's peg runs down spoke 2 into Central Control
+    hand.click("#confirm")
+    assert said_until(screen, "Bo's turn") == [
+        "Ann's peg enters Central Control",
+        "Ann enters a peg on spoke 2",
+        "Ann has 1 point",
+        "Bo's turn",
+    ]
+    shot(screen, "speech-03-table-view")
+    switch.uncheck()
+    screen.reload()
+    expect(screen.locator("#tv-speak")).not_to_be_checked()  # kept by this screen
+    assert screen.errors == [] and hand.errors == []

@@ -794,6 +794,7 @@ class _Candidate:
         "loss",
         "outcome",
         "pending",
+        "place",
         "rotations",
         "settled",
         "terms",
@@ -806,6 +807,7 @@ class _Candidate:
         self.rotations = rotations
         self.outcome = outcome
         self.key = _rotation_key(rotations)
+        self.place = 0  # its key's place among the roll's sets (ties go in rotation order)
         self.settled = 0.0
         self.loss = 0.0
         self.terms: Breakdown | None = None
@@ -816,21 +818,21 @@ class _Candidate:
         self.pending = _losses(ctx, state, seat)
         self.exhausted = False
 
-    def order(self) -> tuple[float, tuple[tuple[int, int], ...]]:
+    def order(self) -> tuple[float, int]:
         """The search's order: the greatest bound first, ties in rotation order."""
-        return (-self.bound, self.key)
+        return (-self.bound, self.place)
 
 
-def _refine(candidate: _Candidate, rival: float, rival_key: tuple[tuple[int, int], ...]) -> None:
+def _refine(candidate: _Candidate, rival: float, rival_place: int) -> None:
     """Take losses off a candidate's bound while it stays ahead of a rival's order
-    ``(rival, rival_key)``; mark it exhausted when none is left."""
+    ``(rival, rival_place)``; mark it exhausted when none is left."""
     settled = candidate.settled
-    key = candidate.key
+    place = candidate.place
     loss = candidate.loss
     for more in candidate.pending:
         loss += more
         bound = settled - loss + _SLACK
-        if -bound > rival or (-bound == rival and key > rival_key):
+        if -bound > rival or (-bound == rival and place > rival_place):
             break
     else:
         candidate.exhausted = True
@@ -872,28 +874,31 @@ def _best(
             candidate.terms = terms = _breakdown(ctx, outcome.state, mover, entry=entry)
         candidate.bound = terms.total
         pool.append(candidate)
+    # Ties go in rotation order: each set's place in it, so that the heap compares numbers.
+    for place, candidate in enumerate(sorted(pool, key=lambda c: c.key)):
+        candidate.place = place
     if limit is not None:
         pool.sort(key=_Candidate.order)
         del pool[limit:]
-    heap = [(candidate.order(), index, candidate) for index, candidate in enumerate(pool)]
+    heap = [(-candidate.bound, candidate.place, candidate) for candidate in pool]
     heapq.heapify(heap)
     found: list[Scored] = []
     while heap and len(found) < count:
         if deadline is not None and deadline.passed():
             break
-        _, index, candidate = heap[0]
+        candidate = heap[0][2]
         if candidate.terms is not None:
             heapq.heappop(heap)
             found.append((candidate.bound, candidate.rotations, candidate.outcome, candidate.terms))
             continue
         # Refine it while it stays ahead of the next best bound (the better of the heap
         # top's two children), then put it back in one sift.
-        rival, rival_key = min(heap[1:3])[0] if len(heap) > 1 else (math.inf, ())
-        _refine(candidate, rival, rival_key)
+        rival, rival_place, _ = min(heap[1:3]) if len(heap) > 1 else (math.inf, 0, None)
+        _refine(candidate, rival, rival_place)
         if candidate.exhausted:
             candidate.terms = _breakdown(ctx, candidate.outcome.state, mover, entry=entry)
             candidate.bound = candidate.terms.total
-        heapq.heapreplace(heap, (candidate.order(), index, candidate))
+        heapq.heapreplace(heap, (-candidate.bound, candidate.place, candidate))
     while heap and len(found) < count:  # past the deadline: the best-bounded sets
         _, _, candidate = heapq.heappop(heap)
         terms = candidate.terms or _breakdown(ctx, candidate.outcome.state, mover, entry=entry)

@@ -272,19 +272,30 @@ class _Context:
         self.dice = _Dice(board)
         self.cache: dict[tuple[object, ...], float] = {}
         self.unions: dict[tuple[int, ...], float] = {}
-        self._bases: dict[tuple[str, int], tuple[int, ...]] = {}
+        self._seats: tuple[rings.Seat, ...] = ()
+        self._variant = ""
+        self._bases: list[tuple[int, ...]] = []
         # Per ring: the turns that keep the sniper's way open on a ring it need not pass
         # (outward of the sniper, inward of the target); copied and filled in per spoke.
         self.every_ring = [self.dice.every] * rings.RINGS
 
     def base_spokes(self, state: State, seat: int) -> tuple[int, ...]:
         """Return the spokes in front of the seat's bases, in base order."""
-        key = (state.variant, state.seats[seat].corner)
-        found = self._bases.get(key)
-        if found is None:
+        return self.every_base_spokes(state)[seat]
+
+    def every_base_spokes(self, state: State) -> list[tuple[int, ...]]:
+        """Return, per seat, the spokes in front of its bases, in base order.
+
+        Kept for the last game asked about: every state of a search shares its seats.
+        """
+        if state.seats is not self._seats or state.variant != self._variant:
             corners = self.board.corners
-            found = self._bases[key] = tuple(corners[corner] for corner in state.bases(seat))
-        return found
+            self._seats, self._variant = state.seats, state.variant
+            self._bases = [
+                tuple(corners[corner] for corner in state.bases(seat))
+                for seat in range(len(state.seats))
+            ]
+        return self._bases
 
 
 def _snipe_chance(
@@ -615,10 +626,10 @@ def _seat_terms(ctx: _Context, state: State, entry: float) -> tuple[list[float],
             outer[who] |= 1 << slot
     offset = state.offsets[0]
     entries = []
-    for seat in range(count):
+    for seat, bases in enumerate(ctx.every_base_spokes(state)):
         total = 0.0
         waiting = state.waiting[seat]
-        for index, spoke in enumerate(ctx.base_spokes(state, seat)):
+        for index, spoke in enumerate(bases):
             if waiting[index]:
                 total += entry * _entry_chance(ctx, outer[seat], offset, spoke)
         entries.append(total)
@@ -668,6 +679,18 @@ def _breakdown(
         threats=threats,
         win=win,
     )
+
+
+def _settled(ctx: _Context, state: State, seat: int, entry: float) -> float:
+    """Return ``_breakdown(ctx, state, seat, ahead=False, entry=entry).total`` (the same
+    float, summed in its order) for a game that goes on between several seats, without
+    making the terms: a search bounds every set of a roll with it."""
+    progresses, chances = _seat_terms(ctx, state, entry)
+    scores = state.scores
+    points = POINT * (scores[seat] - max(scores[:seat] + scores[seat + 1 :]))
+    progress = progresses[seat] - max(progresses[:seat] + progresses[seat + 1 :])
+    entries = chances[seat] - max(chances[:seat] + chances[seat + 1 :])
+    return points + progress + entries + 0.0 + (0.0 + 0.0)
 
 
 def breakdown(state: State, seat: int) -> Breakdown:
@@ -868,11 +891,10 @@ def _best(
     for rotations, outcome in rings.outcomes(state, dice):
         candidate = _Candidate(ctx, mover, rotations, outcome)
         if candidate.exposed:
-            terms = _breakdown(ctx, outcome.state, mover, ahead=False, entry=entry)
-            candidate.settled = terms.total
+            candidate.settled = candidate.bound = _settled(ctx, outcome.state, mover, entry)
         else:
-            candidate.terms = terms = _breakdown(ctx, outcome.state, mover, entry=entry)
-        candidate.bound = terms.total
+            candidate.terms = _breakdown(ctx, outcome.state, mover, entry=entry)
+            candidate.bound = candidate.terms.total
         pool.append(candidate)
     # Ties go in rotation order: each set's place in it, so that the heap compares numbers.
     for place, candidate in enumerate(sorted(pool, key=lambda c: c.key)):

@@ -192,3 +192,17 @@ def test_pruning_never_changes_the_head_of_the_whole_ranking(seed: int) -> None:
     for colour in random.Random(seed).sample(rings.COLOURS, 3):
         rolled[colour] = 0
     assert players.advise(state, rolled, 10, deadline_s=None) == players.rank(state, rolled)[:10]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_bound_of_every_set_is_its_evaluation_without_the_turn_ahead_terms(seed: int) -> None:
+    # The search bounds each set with a sum made apart from the evaluation: it must be the
+    # evaluation's own total without exposure and threats, the same float.
+    state, rolled = _case(seed)
+    ctx = players._Context(state.board)
+    mover = state.to_move
+    assert mover is not None
+    for _, outcome in rings.outcomes(state, rolled):
+        for entry in (players.ENTRY, players.HARD_ENTRY):
+            terms = players._breakdown(ctx, outcome.state, mover, ahead=False, entry=entry)
+            assert players._settled(ctx, outcome.state, mover, entry) == terms.total

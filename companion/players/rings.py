@@ -321,20 +321,8 @@ def _snipe_chance(
     high, high_spoke = target
     key = (low, low_spoke, high, high_spoke, offsets[low + 1 : high], blockers[low + 1 : high])
     found = ctx.cache.get(key)
-    if found is None:
-        found = ctx.cache[key] = _snipe_chance_of(ctx, offsets, blockers, sniper, target)
-    return found
-
-
-def _snipe_chance_of(
-    ctx: _Context,
-    offsets: tuple[int, ...],
-    blockers: tuple[int, ...],
-    sniper: tuple[int, int],
-    target: tuple[int, int],
-) -> float:
-    """Work out :func:`_snipe_chance` (not kept)."""
-    low_spoke = sniper[1]
+    if found is not None:
+        return found
     spokes = ctx.spokes
     dice = ctx.dice
     ways = _ways(ctx, offsets, blockers, sniper, target)
@@ -354,6 +342,7 @@ def _snipe_chance_of(
             here.add(low_spoke)
         packed = tuple(ways[spoke][0] for spoke in sorted(here))
         total += dice.chance[value] * _union_chance(ctx, packed)
+    ctx.cache[key] = total
     return total
 
 

@@ -545,15 +545,24 @@ def test_hard_picks_and_plays_out_its_candidates_with_its_own_entry_weight(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Every evaluation hard makes (picking candidates, then the lookahead's leaves) weighs
-    # entries at HARD_ENTRY; medium's (the ranking's) at ENTRY.
+    # entries at HARD_ENTRY; medium's (the ranking's) at ENTRY. The search bounds the sets
+    # with _settled (the evaluation's total without the turn-ahead terms): recorded too.
     weights: list[float] = []
     evaluate = players._breakdown
+    settled = players._settled
 
     def recording(*args: object, entry: float = players.ENTRY, **kwargs: bool) -> object:
         weights.append(entry)
         return evaluate(*args, entry=entry, **kwargs)  # type: ignore[arg-type]
 
+    def recording_bound(
+        ctx: players._Context, state: rings.State, seat: int, entry: float
+    ) -> float:
+        weights.append(entry)
+        return settled(ctx, state, seat, entry)
+
     monkeypatch.setattr(players, "_breakdown", recording)
+    monkeypatch.setattr(players, "_settled", recording_bound)
     state = _random_position(3)
     rolled = _some_roll(3, state.board, zeros=1)
     levels: tuple[tuple[players.Level, float], ...] = (

@@ -9,17 +9,19 @@ its page shows the new turn the alert, made from the same item, has been given o
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.games import cards
+from tests.web import test_browser
 from tests.web.browser import api, create_before_serving, phone, serve_emulated, shot
-from tests.web.test_browser import NO_DICE, OPEN_BOARD, enter_dice
+from tests.web.test_browser import NO_DICE, enter_dice
+from tests.web.test_speech_browser import TWO_PEOPLE
 
 pytestmark = pytest.mark.browser
+served = test_browser.served  # the open sixteen-spoke board, served (a fixture)
 
 VIBRATE = """
 window.vibrated = [];
@@ -40,30 +42,12 @@ def vibrated(page: Any) -> list[Any]:
     return found
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[str]:
-    data = tmp_path / "data"
-    (data / "boards").mkdir(parents=True)
-    (data / "boards" / "open16.toml").write_text(OPEN_BOARD)
-    with serve_emulated(data) as url:
-        yield url
-
-
 def test_a_phone_that_claims_a_ring_seat_vibrates_and_beeps_on_that_seats_turn_only(
     served: str, browser: Any
 ) -> None:
     from playwright.sync_api import expect
 
-    game = api(
-        served,
-        "/api/games",
-        {
-            "kind": "rings",
-            "board": "open16",
-            "variant": "standard",
-            "seats": [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 1}],
-        },
-    )
+    game = api(served, "/api/games", TWO_PEOPLE)
     url = f"{served}/games/{game['id']}"
     bo = alerting_phone(browser, served, browser.new_context())
     bo.goto(url)
@@ -107,10 +91,10 @@ def test_the_phone_holding_a_card_seat_is_alerted_when_it_becomes_that_seats_tur
     body = {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "play", "seed": 5}
     game_id = create_before_serving(data, body)
     state = cards.new_game({"seats": ["Ann", "Bo"], "seed": 5})
-    with serve_emulated(data) as served:
-        url = f"{served}/games/{game_id}"
-        ann = phone(browser, served, browser.new_context())
-        bo = alerting_phone(browser, served, browser.new_context())
+    with serve_emulated(data) as base:
+        url = f"{base}/games/{game_id}"
+        ann = phone(browser, base, browser.new_context())
+        bo = alerting_phone(browser, base, browser.new_context())
         for page in (ann, bo):
             page.goto(url)
         ann.click('button[data-take="0"]')

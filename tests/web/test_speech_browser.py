@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.games import rings
 from companion.table.announce import computer_turn, dice_rolled
-from tests.web.browser import api, phone, serve_emulated, shot
-from tests.web.test_browser import NO_DICE, OPEN_BOARD, enter_dice, turn_ring
+from tests.web import test_browser
+from tests.web.browser import api, phone, shot
+from tests.web.test_browser import NO_DICE, enter_dice, turn_ring
 
 pytestmark = pytest.mark.browser
+served = test_browser.served  # the open sixteen-spoke board, served (a fixture)
 
 STUB = """
 (() => {
@@ -53,21 +53,8 @@ STUB = """
 """
 
 
-TWO_PEOPLE = {
-    "kind": "rings",
-    "board": "open16",
-    "variant": "standard",
-    "seats": [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 1}],
-}
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[str]:
-    data = tmp_path / "data"
-    (data / "boards").mkdir(parents=True)
-    (data / "boards" / "open16.toml").write_text(OPEN_BOARD)
-    with serve_emulated(data) as url:
-        yield url
+ANN, BO = {"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 1}
+TWO_PEOPLE = {"kind": "rings", "board": "open16", "variant": "standard", "seats": [ANN, BO]}
 
 
 def speaking_phone(browser: Any, base: str) -> Any:
@@ -98,16 +85,7 @@ def test_a_ring_turn_with_a_snipe_then_a_computer_seats_turn_are_spoken_in_order
     game = api(
         served,
         "/api/games",
-        {
-            "kind": "rings",
-            "board": "open16",
-            "variant": "standard",
-            "seed": 5,
-            "seats": [
-                {"name": "Ann", "corner": 0},
-                {"name": "Bo", "corner": 1, "computer": "easy"},
-            ],
-        },
+        {**TWO_PEOPLE, "seed": 5, "seats": [ANN, {**BO, "computer": "easy"}]},
     )
     page = speaking_phone(browser, served)
     page.goto(f"{served}/games/{game['id']}")

@@ -5,7 +5,7 @@
 # (tests/test_scripts.py holds them together; .ci/run installs what the README's lines name).
 
 RUN_PACKAGES="python3-venv"
-TEST_PACKAGES="python3-venv chromium systemd libatomic1 e2fsprogs strace"
+TEST_PACKAGES="python3-venv chromium systemd libatomic1 e2fsprogs strace zbar-tools espeak-ng"
 
 # check_needs run|test: on a miss, print one line naming the apt-get line that fixes
 # everything missing for that command, and exit 1.
@@ -24,7 +24,8 @@ check_needs() {
         # The browser tests launch /usr/bin/chromium through Playwright, whose driver needs
         # libatomic.so.1; the unit-file tests run systemd-analyze and systemctl; the
         # read-only-database tests make a file immutable with chattr (in every Debian but
-        # the smallest roots); the SD-card tests count fsyncs with strace.
+        # the smallest roots); the SD-card tests count fsyncs with strace; the join tests
+        # decode the QR codes with zbarimg; the speaker's tests run espeak-ng.
         [ -x /usr/bin/chromium ] || missing+=("/usr/bin/chromium")
         if command -v python3 >/dev/null \
             && ! python3 -c 'import ctypes; ctypes.CDLL("libatomic.so.1")' 2>/dev/null; then
@@ -33,6 +34,8 @@ check_needs() {
         command -v systemd-analyze >/dev/null || missing+=("systemd-analyze")
         command -v chattr >/dev/null || missing+=("chattr")
         command -v strace >/dev/null || missing+=("strace")
+        command -v zbarimg >/dev/null || missing+=("zbarimg")
+        command -v espeak-ng >/dev/null || missing+=("espeak-ng")
     fi
     if [ ${#missing[@]} -gt 0 ]; then
         local sudo="sudo " list

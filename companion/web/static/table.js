@@ -60,14 +60,17 @@
   function drawScores() {
     const g = listed();
     const scores = g.scores || state().scores || {};
-    const mover = g.over ? null : g.to_move || state().to_move;
+    const over = g.over === undefined ? Boolean(state().over) : g.over;
+    const mover = over ? null : g.to_move || state().to_move;
+    const winner = over ? g.winner || state().winner : null;
     document.getElementById("tv-scores").replaceChildren(...seatNames().map((name) => {
       const points = scores[name];
-      return el("li", { class: name === mover ? "turn" : "", "data-seat": name },
+      const mark = name === mover ? t("to move") : name === winner ? t("wins") : null;
+      return el("li", { class: name === mover ? "turn" : name === winner ? "won" : "", "data-seat": name },
         Panel.playerDot(name, colourOf(name)), el("span", { class: "name", text: name }),
         el("strong", { class: "score", text: points === null || points === undefined ?
           "–" : String(points) }),
-        name === mover ? el("span", { class: "mover", text: t("to move") }) : null);
+        mark ? el("span", { class: "mover", text: mark }) : null);
     }));
   }
 
@@ -104,11 +107,16 @@
       const words = (log[i].instructions || []).map(said).filter(Boolean);
       if (words.length) lines.push(el("li", { "data-step": i + 1, text: words.join(". ") }));
     }
-    if (!lines.length) lines.push(el("li", { class: "muted", text: game() ? t("Nothing yet.") : "" }));
+    // a game whose steps have no words (an imported record) shows no list, not "nothing yet"
+    if (!lines.length && !log.length) lines.push(el("li", { class: "muted", text: t("Nothing yet.") }));
     const list = document.getElementById("tv-events");
     list.replaceChildren(...lines);
+    const section = list.closest("section");
+    section.hidden = !game() || !lines.length;
     const side = document.querySelector(".tv-side");
-    while (list.children.length > 1 && side.scrollHeight > side.clientHeight) list.lastChild.remove();
+    const over = () => side.scrollHeight > side.clientHeight;
+    while (list.children.length > 1 && over()) list.lastChild.remove();
+    if (over()) section.hidden = true;  // no room even for one: the rest comes first
   }
 
   /* ---- the board ---- */
@@ -253,6 +261,9 @@
   document.addEventListener("visibilitychange", keepAwake);
   keepAwake();
   window.addEventListener("resize", drawEvents);
+  // what fills the join block (join.js, its QR code) takes room: the last moves make way
+  new MutationObserver(drawEvents).observe(document.getElementById("join"),
+    { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
 
   draw();
 })();

@@ -40,6 +40,7 @@ def firmware_errors() -> tuple[tuple[type[Exception], int, str], ...]:
 
 
 STREAM_THREADS = 8  # waitress threads beyond one per live stream, for ordinary requests
+FIRST_THREADS = 4  # waitress threads started at once (the rest when needed, see dispatcher)
 CONNECTIONS = 500  # open connections waitress accepts (its default, 100, is one busy client)
 OUTBUF_BYTES = 512 * 1024  # the most one connection may hold unsent before its writer waits
 BODY_BYTES = 64 * 1024 * 1024  # the largest request body waitress reads (a backup upload)
@@ -70,6 +71,19 @@ def tune_malloc() -> bool:
     return bool(mallopt(M_MMAP_THRESHOLD, MMAP_BYTES)) and bool(
         mallopt(M_TRIM_THRESHOLD, TRIM_BYTES)
     )
+
+
+def trim_malloc() -> bool:
+    """Give the free memory inside glibc malloc's heap back to the system (``malloc_trim(0)``),
+    e.g. what start-up built and dropped; answers whether any was given (not glibc: False)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return False
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return bool(trim(0))
 
 
 def dispatcher(most: int, first: int) -> Any:
@@ -125,7 +139,7 @@ def make_server(app: Any, host: str, port: int) -> Any:
     most = MAX_SUBSCRIBERS + STREAM_THREADS
     return create_server(
         app,
-        _dispatcher=dispatcher(most, STREAM_THREADS),
+        _dispatcher=dispatcher(most, FIRST_THREADS),
         host=host,
         port=port,
         threads=most,
@@ -139,7 +153,12 @@ def make_server(app: Any, host: str, port: int) -> Any:
 
 
 def bound_port(server: Any, reach: Reach) -> int:
-    """The port the server was bound to (``--port 0`` picks one), told to ``reach`` too."""
+    """The port the server was bound to (``--port 0`` picks one), told to ``reach`` too.
+
+    The server is the last part built before serving: start-up's dropped memory goes back
+    to the system here (:func:`trim_malloc`).
+    """
+    trim_malloc()
     listen = getattr(server, "effective_listen", None) or [
         (server.effective_host, server.effective_port)
     ]

@@ -1,4 +1,4 @@
-"""``mandala serve``'s memory settings: glibc's fixed malloc thresholds, threads on demand."""
+"""``mandala serve``'s memory: glibc's fixed malloc thresholds and trim, threads on demand."""
 
 from __future__ import annotations
 
@@ -40,10 +40,11 @@ print(rss() - before)
 """
 
 
-def kept_mb(mode: str) -> float:
+def child_mb(code: str, mode: str) -> float:
+    """The megabytes a child Python running ``code`` prints (no MALLOC_ settings inherited)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
     done = subprocess.run(
-        [sys.executable, "-c", PINNED, mode],
+        [sys.executable, "-c", code, mode],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -57,8 +58,8 @@ def kept_mb(mode: str) -> float:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
 def test_freed_large_blocks_go_back_to_the_system_once_malloc_is_tuned() -> None:
     # 60 blocks of 200 KB are 12 MB: untuned, the small blocks between them pin the heap
-    assert kept_mb("plain") > 8
-    assert kept_mb("tuned") < 2
+    assert child_mb(PINNED, "plain") > 8
+    assert child_mb(PINNED, "tuned") < 2
 
 
 def test_tune_malloc_leaves_a_threshold_the_environment_chose(
@@ -129,3 +130,28 @@ def test_idle_threads_take_tasks_before_any_is_started() -> None:
         assert len(dispatcher.threads) == 3
     finally:
         dispatcher.shutdown()
+
+
+# Small blocks freed around a few that stay: free pages inside the heap, not at its top.
+SCATTERED = """
+import sys
+def rss():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1]) / 1024
+
+blocks = [bytearray(600) for _ in range(40_000)]  # 24 MB on malloc's heap
+kept = blocks[::200]
+blocks.clear()
+before = rss()
+if sys.argv[1] == "trimmed":
+    from companion.serve import trim_malloc
+    assert trim_malloc()
+print(before - rss())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
+def test_trim_gives_back_the_free_pages_inside_the_heap() -> None:
+    assert child_mb(SCATTERED, "plain") < 1
+    assert child_mb(SCATTERED, "trimmed") > 15

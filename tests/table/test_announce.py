@@ -183,3 +183,34 @@ def test_an_undone_step_is_said_as_taken_back(table: Table) -> None:
     said(subscription)
     table.undo(game["id"], game["version"])
     assert said(subscription)[0] == ("events", ["The last move was taken back"])
+
+
+def test_a_resync_says_why_and_each_ring_to_turn_then_that_the_rings_match(
+    tmp_path: Path,
+) -> None:
+    from tests.table.conftest import TWO_SEATS, settled_at, turn_ring
+
+    with Table(tmp_path / "data", opener()) as table:
+        first = table.create_game(dict(TWO_SEATS))
+        settled_at(table, first["id"], [0] * 10)
+        second = table.create_game(dict(TWO_SEATS))  # on the board now
+        settled_at(table, second["id"], [0] * 10)
+        turn_ring(table, 0, 1)
+        settled_at(table, second["id"], [1] + [0] * 9)
+        subscription = table.subscribe()
+        said(subscription)
+        version = table.get_game(first["id"])["version"]
+        table.act(first["id"], version, {"resume": True})
+        outer = REFERENCE.rings[0].colour
+        said_until(
+            subscription,
+            (
+                "resync",
+                [
+                    "This game was resumed. Set the rings to where the game has them.",
+                    f"Turn the {outer} ring, the outermost, 1 slot counter-clockwise",
+                ],
+            ),
+        )
+        turn_ring(table, 0, -1)
+        assert said_until(subscription, ("resync", ["The rings match the game"]))

@@ -214,3 +214,17 @@ def test_a_resync_says_why_and_each_ring_to_turn_then_that_the_rings_match(
         )
         turn_ring(table, 0, -1)
         assert said_until(subscription, ("resync", ["The rings match the game"]))
+
+
+def test_the_last_step_of_a_stones_game_says_the_scores_it_changed_and_the_winner(
+    table: Table,
+) -> None:
+    found = record("stones-06-objectives-tie")
+    last = found["actions"].pop()
+    game = table.create_game({"record": found})
+    subscription = table.subscribe()
+    said(subscription)
+    table.act(game["id"], game["version"], last)
+    summary = json.loads((SPEC_EXAMPLES / "stones-06-objectives-tie.summary.json").read_text())
+    assert summary["winner"] == "Ann" and summary["over"] is True
+    assert said(subscription) == [("events", ["Bo has 5 points", "Ann wins"])]

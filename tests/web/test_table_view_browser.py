@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -281,31 +283,37 @@ def test_a_screen_holding_a_seat_shows_no_hand_or_cup_of_a_hidden_card_game(
         context.close()
 
 
+@contextmanager
+def panel_without_rings(data: Path, config: dict[str, Any], reach: Any = None) -> Iterator[str]:
+    """The panel of a table with no ring board, on waitress in this process (``config`` added
+    to the app's, ``reach`` what it listens on); yields its base URL."""
+    from companion.table import Table
+    from tests.web.conftest import serving
+
+    with Table(data, None, data / "boards") as table:
+        lan = serving(table, {"BOARDS_DIR": data / "boards", **config}, reach=reach)
+        try:
+            yield next(lan)
+        finally:
+            lan.close()
+
+
 def test_the_table_view_speaks_the_boxs_language_whatever_the_phone_chose(
     tmp_path: Path, browser: Any
 ) -> None:
     from playwright.sync_api import expect
 
-    from companion.table import Table
-    from tests.web.conftest import serving
-
-    data = tmp_path / "data"
-    with Table(data, None, data / "boards") as table:
-        lan = serving(table, {"BOARDS_DIR": data / "boards", "LANGUAGE": "de"})
-        base = next(lan)
-        try:
-            api(base, "/api/games", NEW_RINGS)
-            context = browser.new_context(locale="en-GB")  # this phone asks for English
-            tv = phone(browser, base, context, size=(1280, 720))
-            tv.goto(base + "/table")
-            expect(tv.locator("#tv-turn-text")).to_have_text("Ann ist am Zug")  # table.js's
-            expect(tv.locator(".tv-events h2")).to_have_text("Letzte Züge")  # the template's
-            expect(tv.locator("#tv-scores .mover")).to_have_text("am Zug")
-            shot(tv, "table-rings-de-1280")
-            assert tv.errors == []
-            context.close()
-        finally:
-            lan.close()
+    with panel_without_rings(tmp_path / "data", {"LANGUAGE": "de"}) as base:
+        api(base, "/api/games", NEW_RINGS)
+        context = browser.new_context(locale="en-GB")  # this phone asks for English
+        tv = phone(browser, base, context, size=(1280, 720))
+        tv.goto(base + "/table")
+        expect(tv.locator("#tv-turn-text")).to_have_text("Ann ist am Zug")  # table.js's
+        expect(tv.locator(".tv-events h2")).to_have_text("Letzte Züge")  # the template's
+        expect(tv.locator("#tv-scores .mover")).to_have_text("am Zug")
+        shot(tv, "table-rings-de-1280")
+        assert tv.errors == []
+        context.close()
 
 
 def test_at_1920x1080_too_the_join_codes_fit_beside_the_game_and_decode(
@@ -314,34 +322,23 @@ def test_at_1920x1080_too_the_join_codes_fit_beside_the_game_and_decode(
     from playwright.sync_api import expect
 
     from companion.box.address import Reach, network_addresses
-    from companion.table import Table
-    from tests.web.conftest import serving
     from tests.web.test_join_browser import decoded
 
-    data = tmp_path / "data"
-    with Table(data, None, data / "boards") as table:
-        lan = serving(
-            table, {"BOARDS_DIR": data / "boards"}, reach=Reach(network_addresses()[0], 0)
-        )
-        base = next(lan)
-        try:
-            game = api(
-                base, "/api/games", {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "play"}
+    lan = Reach(network_addresses()[0], 0)  # listening where phones reach it
+    with panel_without_rings(tmp_path / "data", {}, lan) as base:
+        game = api(base, "/api/games", {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "play"})
+        # (tests/web/test_join_browser.py decodes them at 1280x720)
+        for width, height in SIZES[1:]:
+            tv = phone(browser, base, size=(width, height))
+            tv.goto(base + "/table")
+            expect(tv.locator("#join")).to_have_attribute("data-game", game["id"])
+            expect(tv.locator("#join-seats li")).to_have_count(2)  # Ann's and Bo's seats free
+            expect(tv.locator("#join img.qr")).to_have_count(3)
+            tv.wait_for_function(
+                "[...document.querySelectorAll('#join img.qr')].every((i) => i.complete)"
             )
-            # (tests/web/test_join_browser.py decodes them at 1280x720)
-            for width, height in SIZES[1:]:
-                tv = phone(browser, base, size=(width, height))
-                tv.goto(base + "/table")
-                expect(tv.locator("#join")).to_have_attribute("data-game", game["id"])
-                expect(tv.locator("#join-seats li")).to_have_count(2)  # Ann's and Bo's seats free
-                expect(tv.locator("#join img.qr")).to_have_count(3)
-                tv.wait_for_function(
-                    "[...document.querySelectorAll('#join img.qr')].every((i) => i.complete)"
-                )
-                printed = tv.locator("#join-url").inner_text()
-                seats = [f"{printed}games/{game['id']}?seat={seat}" for seat in (0, 1)]
-                assert decoded(tv, f"table-join-{width}") == sorted([printed, *seats])
-                assert tv.evaluate(OUTSIDE) == [], width
-                assert tv.errors == []
-        finally:
-            lan.close()
+            printed = tv.locator("#join-url").inner_text()
+            seats = [f"{printed}games/{game['id']}?seat={seat}" for seat in (0, 1)]
+            assert decoded(tv, f"table-join-{width}") == sorted([printed, *seats])
+            assert tv.evaluate(OUTSIDE) == [], width
+            assert tv.errors == []

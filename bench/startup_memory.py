@@ -21,7 +21,10 @@ byte-compiled first (``compileall``), as ``pip install`` leaves it on the Pi: a 
 compiles every module is not what a box sees.
 
 Run: ``.venv/bin/python bench/startup_memory.py [--games 1000] [--turns 150]``; it prints
-the figures twice (this machine, then the Pi Zero 2 stand-in, ``bench/zero2.py``).
+the figures twice (this machine, then the Pi Zero 2 stand-in, ``bench/zero2.py``). With
+``MANDALA_BENCH_TRACEMALLOC=FOLDER`` the server runs under tracemalloc (a hook of the
+bench's own, never in the product) and writes its top allocating lines after each figure
+into FOLDER; the figures themselves then include tracemalloc's own memory.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import re
 import shutil
@@ -80,6 +84,42 @@ def status(pid: int) -> dict[str, float]:
     return found
 
 
+TRACE = "MANDALA_BENCH_TRACEMALLOC"
+"""Set to a folder to see where the server's Python memory is: the server runs under
+tracemalloc, and each figure is followed by the top allocating lines written there."""
+
+SERVE = "import sys; from companion.cli import main; sys.exit(main())"
+TRACED = """
+import os, sys, threading, time, tracemalloc
+tracemalloc.start(1)
+folder = os.environ["MANDALA_BENCH_TRACEMALLOC"]
+def answer():  # asked by <folder>/ask; the snapshot's top lines go to <folder>/N.txt
+    number = 0
+    while True:
+        time.sleep(0.2)
+        if os.path.exists(os.path.join(folder, "ask")):
+            stats = tracemalloc.take_snapshot().statistics("lineno")
+            number += 1
+            with open(os.path.join(folder, f"{number}.txt"), "w") as out:
+                print(f"traced {sum(s.size for s in stats) / 1e6:.1f} MB", file=out)
+                print(*stats[:25], sep="\\n", file=out)
+            os.remove(os.path.join(folder, "ask"))
+threading.Thread(target=answer, daemon=True).start()
+"""
+
+
+def traced(pid: int) -> None:
+    """With :data:`TRACE` set, have the server write its tracemalloc figures (and wait)."""
+    folder = os.environ.get(TRACE)
+    if not folder or not Path(f"/proc/{pid}").exists():
+        return
+    ask = Path(folder) / "ask"
+    ask.write_text("")
+    deadline = time.monotonic() + 300
+    while ask.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
 class Server:
     """A spawned ``mandala serve --emulate --port 0`` on a data directory."""
 
@@ -90,7 +130,7 @@ class Server:
                 *(
                     sys.executable,
                     "-c",
-                    "import sys; from companion.cli import main; sys.exit(main())",
+                    (TRACED if os.environ.get(TRACE) else "") + SERVE,
                 ),
                 *("serve", "--emulate", "--port", "0", "--data", str(data)),
             ],
@@ -126,7 +166,9 @@ class Server:
             connection.close()
 
     def memory(self) -> dict[str, float]:
-        return status(self.process.pid)
+        found = status(self.process.pid)
+        traced(self.process.pid)
+        return found
 
     def stop(self) -> None:
         self.process.terminate()

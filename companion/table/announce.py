@@ -3,7 +3,8 @@
 A family at the board looks at the board, not at a phone: the companion says whose turn it
 is, the dice it rolls, a computer seat's instructions ("Bo: turn the blue ring, second from
 the outside, 2 slots clockwise"), snipes, entries, scores, the re-sync steps and the winner;
-for the other games the picks, what falls into the Eye and the scores. Every sentence is a
+for the other games the picks, what falls into the Eye, the cards played, the mandalas
+completed and destroyed, and the scores. Every sentence is a
 :class:`~companion.phrases.Phrase` (the catalogue's English message and its values), never
 a string put together from pieces.
 
@@ -15,8 +16,9 @@ waiting one of the same topic; ``events`` (what a step did) are never superseded
 dropped when they waited too long. Nothing here does I/O: the publisher (table thread) sends
 the announcements as ``say`` stream items after the change is on disk.
 
-Hidden cards are never said: a card game is announced by whose turn it is, its scores and
-its winner only.
+Hidden cards are never said: of the card game only what everybody sees (the cards played,
+the colours claimed, the mandalas completed and destroyed; :mod:`~companion.table.
+announce_games`, which says the Stones steps too), its scores and its winner.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.games import icehouse, rings
+from companion.games import cards, icehouse, rings, stones
 from companion.phrases import Phrase, say, say_n
+from companion.table.announce_games import card_events, colour_words, stones_events
 from companion.table.game import Game
 from companion.table.live import signed_steps
 
@@ -34,9 +37,6 @@ Topic = Literal["events", "turn", "dice", "computer", "resync"]
 
 TOPICS: tuple[Topic, ...] = ("events", "turn", "dice", "computer", "resync")
 """Every topic, in the order one change's announcements are made."""
-
-COLOUR_WORDS: dict[str, Phrase] = {colour: say(colour) for colour in rings.COLOURS}
-"""The dice colours as words (each its own message, for a language whose colours differ)."""
 
 FROM_OUTSIDE = (
     say("the outermost"),
@@ -123,7 +123,7 @@ def turn_ring(
     """``Bo: turn the blue ring, second from the outside, 2 slots clockwise``; ``then``:
     ``Then turn the ...`` (the seat's next ring); ``none``: ``Turn the ...`` (a re-sync)."""
     values: dict[str, Any] = {
-        "colour": COLOUR_WORDS.get(colour, say(colour)),
+        "colour": colour_words(colour),
         "position": position,
         "slots": say_n("{count} slot", "{count} slots", abs(steps)),
         "way": say("clockwise") if steps > 0 else say("counter-clockwise"),
@@ -210,7 +210,7 @@ def piece_kind(kind: str) -> Phrase:
     colour, _, size = kind.partition("-")
     if size not in SIZE_WORDS:
         return say("{kind}", kind=kind)
-    return say("{size} {colour}", size=SIZE_WORDS[size], colour=say(colour))
+    return say("{size} {colour}", size=SIZE_WORDS[size], colour=colour_words(colour))
 
 
 def icehouse_events(before: icehouse.State, events: Sequence[icehouse.Event]) -> list[Phrase]:
@@ -340,6 +340,13 @@ class Announcer:
             start = game.states[-2]
             outcome = icehouse.resolve(start, game.engine.parse_action(start, game.actions[-1]))
             said += icehouse_events(start, outcome.events)
+        elif game.kind in (cards.KIND, stones.KIND):
+            start = game.states[-2]
+            action = game.engine.parse_action(start, game.actions[-1])
+            if game.kind == cards.KIND:
+                said += card_events(start, action, game.state)
+            else:
+                said += stones_events(start, action, game.state)
         names = game.seat_names()
         if len(before.scores) == len(now.scores) == len(names):
             for name, old, new in zip(names, before.scores, now.scores, strict=True):

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.games import rings
+from companion.games import rings, stones
 from companion.phrases import Phrase
 from companion.table import Subscription, Table
 from companion.table.announce import (
@@ -21,6 +21,7 @@ from companion.table.announce import (
     ring_position,
     whose_turn,
 )
+from companion.table.seats import Viewer
 from tests.conftest import SPEC_EXAMPLES
 from tests.table.conftest import opener
 
@@ -228,3 +229,90 @@ def test_the_last_step_of_a_stones_game_says_the_scores_it_changed_and_the_winne
     summary = json.loads((SPEC_EXAMPLES / "stones-06-objectives-tie.summary.json").read_text())
     assert summary["winner"] == "Ann" and summary["over"] is True
     assert said(subscription) == [("events", ["Bo has 5 points", "Ann wins"])]
+
+
+def both_seats(table: Table, game_id: str) -> Viewer:
+    """A phone holding both seats of a card game played on the panel (it may make any step)."""
+    return Viewer(tuple(str(table.take_seat(game_id, s, Viewer())["token"]) for s in (0, 1)))
+
+
+def test_a_card_play_that_completes_a_mandala_says_the_card_and_who_chooses_first(
+    table: Table,
+) -> None:
+    found = record("cards-02-more-field-cards-choose-first")
+    last = found["actions"].pop()
+    assert last == {"mountain": 0, "colour": "black"}
+    game = table.create_game({"record": found})
+    phone = both_seats(table, game["id"])
+    subscription = table.subscribe()
+    said(subscription)
+    table.act(game["id"], game["version"], last, phone)
+    assert said(subscription) == [
+        (
+            "events",
+            ["Bo plays black into mountain 0", "Mandala 0 is complete: Ann chooses first"],
+        ),
+        ("turn", ["Ann's turn"]),
+    ]
+
+
+def test_the_last_claim_of_a_destruction_says_the_colour_and_that_the_mandala_is_destroyed(
+    table: Table,
+) -> None:
+    found = record("cards-04-empty-field-claims-to-discard")
+    last = found["actions"].pop()
+    assert last == {"claim": "purple"}
+    game = table.create_game({"record": found})
+    phone = both_seats(table, game["id"])
+    subscription = table.subscribe()
+    said(subscription)
+    claimer = table.get_game(game["id"])["state"]["to_move"]
+    table.act(game["id"], game["version"], last, phone)
+    assert said(subscription)[0] == (
+        "events",
+        [f"{claimer} claims purple", "Mandala 0 is destroyed", f"{claimer} has 3 points"],
+    )
+
+
+def test_a_card_field_play_counts_its_cards_through_the_plural_form() -> None:
+    from companion.games import cards
+    from companion.table.announce_games import card_events
+
+    before = cards.new_game(record("cards-02-more-field-cards-choose-first"))
+    name = before.seats[before.seat]
+    plays = [a for a in cards.legal_actions(before) if isinstance(a, cards.FieldPlay)]
+    for count, cards_word in ((1, "card"), (2, "cards")):
+        play = next(a for a in plays if a.count == count)
+        assert [p.english() for p in card_events(before, play, cards.apply(before, play))] == [
+            f"{name} plays {count} {play.colour} {cards_word} into their field of mandala"
+            f" {play.mandala}"
+        ]
+
+
+def test_a_stones_pick_says_how_many_stones_it_took_for_which_space(table: Table) -> None:
+    found = record("stones-06-objectives-tie")
+    actions = found["actions"]
+    first = actions[0]
+    assert "pick" in first
+    found["actions"] = []
+    game = table.create_game({"record": found})
+    subscription = table.subscribe()
+    said(subscription)
+    table.act(game["id"], game["version"], first)
+    start = stones.new_game(found)
+    after = stones.apply(start, stones.parse_action(start, first))
+    count = len(after.boards[0][first["pick"]["space"] - 1])
+    assert count >= 1
+    stones_word = "stone" if count == 1 else "stones"
+    assert said(subscription)[0] == (
+        "events",
+        [f"Ann picks {count} {stones_word} for space {first['pick']['space']}"],
+    )
+
+
+def test_every_colour_of_every_game_is_a_word_of_its_own_in_the_catalogue() -> None:
+    from companion.games import cards, icehouse
+    from companion.table.announce_games import COLOUR_WORDS
+
+    for colour in (*rings.COLOURS, *cards.COLOURS, *stones.COLOURS, *icehouse.COLOURS):
+        assert COLOUR_WORDS[colour].english() == colour

@@ -8,12 +8,14 @@ wherever it runs to the end, and past a deadline the best legal option found so 
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Mapping
 
 import pytest
 
 from companion.games import rings
+from companion.games.base import IllegalAction
 from companion.players import rings as players
 from tests.players.test_rings_advisor import _random_position, _some_roll
 
@@ -206,3 +208,46 @@ def test_the_bound_of_every_set_is_its_evaluation_without_the_turn_ahead_terms(s
         for entry in (players.ENTRY, players.HARD_ENTRY):
             terms = players._breakdown(ctx, outcome.state, mover, ahead=False, entry=entry)
             assert players._settled(ctx, outcome.state, mover, entry) == terms.total
+
+
+# --------------------------------------------------------------------------------------------
+# The collector is held off during a search, and left as it was found
+
+
+def test_a_search_runs_without_the_cyclic_collector_and_turns_it_back_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[bool] = []
+    settled = players._settled
+
+    def watching(ctx: players._Context, state: rings.State, seat: int, entry: float) -> float:
+        seen.append(gc.isenabled())
+        return settled(ctx, state, seat, entry)
+
+    monkeypatch.setattr(players, "_settled", watching)
+    state, rolled = _case(2)
+    assert gc.isenabled()
+    players.advise(state, rolled)
+    players.choose(state, rolled, "medium", random.Random(1))
+    players.choose(state, rolled, "hard", random.Random(1))
+    assert seen
+    assert not any(seen)
+    assert gc.isenabled()
+
+
+def test_a_search_that_fails_turns_the_collector_back_on() -> None:
+    state, rolled = _case(2)
+    rolled["red"] = 7  # not a face of the reference board
+    with pytest.raises(IllegalAction):
+        players.advise(state, rolled)
+    assert gc.isenabled()
+
+
+def test_a_search_leaves_a_collector_that_was_off_off() -> None:
+    state, rolled = _case(2)
+    gc.disable()
+    try:
+        players.advise(state, rolled)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -4,7 +4,8 @@ The companion to :mod:`companion.table.announce` for the two games whose steps a
 turns or Icehouse picks: the card game's plays, discards, claims and destructions, and a
 Stones PICK or SCORE. Only what everybody at the table sees is said: the card played or
 discarded, the colour claimed from a mountain (its cards were on the table), a mandala
-completed and destroyed; never a hand, a cup's contents or a card drawn.
+completed and destroyed; never a hand, a cup's contents or a card drawn. Mandalas are
+numbered from 1, as the pages draw them (records count them from 0).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def card_events(before: cards.State, action: cards.Action, after: cards.State) -
                     "{name} plays {colour} into mountain {mandala}",
                     name=name,
                     colour=colour_words(colour),
-                    mandala=mandala,
+                    mandala=mandala + 1,
                 )
             )
         case cards.FieldPlay(mandala=mandala, colour=colour, count=count):
@@ -54,7 +55,7 @@ def card_events(before: cards.State, action: cards.Action, after: cards.State) -
                     count,
                     name=name,
                     colour=colour_words(colour),
-                    mandala=mandala,
+                    mandala=mandala + 1,
                 )
             )
         case cards.Discard(colour=colour, count=count):
@@ -81,12 +82,12 @@ def _destructions(before: cards.State, after: cards.State) -> list[Phrase]:
         said.append(
             say(
                 "Mandala {mandala} is complete: {name} chooses first",
-                mandala=after.claiming.mandala,
+                mandala=after.claiming.mandala + 1,
                 name=after.seats[after.claiming.chooser],
             )
         )
     if before.claiming is not None and after.claiming is None:
-        said.append(say("Mandala {mandala} is destroyed", mandala=before.claiming.mandala))
+        said.append(say("Mandala {mandala} is destroyed", mandala=before.claiming.mandala + 1))
     return said
 
 

@@ -236,7 +236,7 @@ def both_seats(table: Table, game_id: str) -> Viewer:
     return Viewer(tuple(str(table.take_seat(game_id, s, Viewer())["token"]) for s in (0, 1)))
 
 
-def test_a_card_play_that_completes_a_mandala_says_the_card_and_who_chooses_first(
+def test_a_card_play_that_completes_a_mandala_says_the_card_and_who_chooses_first_from_1(
     table: Table,
 ) -> None:
     found = record("cards-02-more-field-cards-choose-first")
@@ -250,7 +250,7 @@ def test_a_card_play_that_completes_a_mandala_says_the_card_and_who_chooses_firs
     assert said(subscription) == [
         (
             "events",
-            ["Bo plays black into mountain 0", "Mandala 0 is complete: Ann chooses first"],
+            ["Bo plays black into mountain 1", "Mandala 1 is complete: Ann chooses first"],
         ),
         ("turn", ["Ann's turn"]),
     ]
@@ -270,7 +270,7 @@ def test_the_last_claim_of_a_destruction_says_the_colour_and_that_the_mandala_is
     table.act(game["id"], game["version"], last, phone)
     assert said(subscription)[0] == (
         "events",
-        [f"{claimer} claims purple", "Mandala 0 is destroyed", f"{claimer} has 3 points"],
+        [f"{claimer} claims purple", "Mandala 1 is destroyed", f"{claimer} has 3 points"],
     )
 
 
@@ -285,7 +285,7 @@ def test_a_card_field_play_counts_its_cards_through_the_plural_form() -> None:
         play = next(a for a in plays if a.count == count)
         assert [p.english() for p in card_events(before, play, cards.apply(before, play))] == [
             f"{name} plays {count} {play.colour} {cards_word} into their field of mandala"
-            f" {play.mandala}"
+            f" {play.mandala + 1}"
         ]
 
 

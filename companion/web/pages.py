@@ -152,7 +152,10 @@ def game(game_id: str) -> str | tuple[str, int]:
     try:
         answer = table().get_game(game_id, viewer(game_id))
     except NotFound:  # a page, with a way home (the API answers its JSON)
-        return render_template("missing.html", data={"id": game_id}, page=page_config()), 404
+        page = render_template(
+            "missing.html", data={"id": game_id}, page=page_config(), missing=True
+        )
+        return page, 404
     kind = str(answer.get("kind"))
     # Each game may ship its own page as ``templates/<kind>.html`` (it gets the game and
     # fetches anything more through the API); the generic page serves the rest.

@@ -519,6 +519,8 @@ def test_a_page_for_an_unknown_game_is_a_404_page_with_a_way_home(client: FlaskC
     text = page.get_data(as_text=True)
     assert "There is no game <strong>nope</strong> on this companion." in text
     assert '<a class="button primary" id="home-link" href="/">Back to the games</a>' in text
+    # nothing of a game's page: no exports, no speech switch, no speech script
+    assert 'id="speech"' not in text and "speech.js" not in text and 'id="play-exports"' not in text
     # the API keeps its JSON
     assert_error(client.get("/api/games/nope"), 404, "not_found", "no game 'nope'")
 

@@ -98,7 +98,12 @@ def run_kiosk(
     chromium.write_text(STANDIN)
     chromium.chmod(0o755)
     full = {"PATH": f"{bin_dir}:/usr/bin:/bin", "KIOSK_LOG": str(tmp_path / "log.json"), **env}
-    command = [str(PROGRAM)]
+    # A copy beside the stand-in, as install.sh puts it in /opt: the checkout may be in a
+    # folder the desktop user cannot read (CI's is in /root).
+    program = bin_dir / "kiosk"
+    shutil.copyfile(PROGRAM, program)
+    program.chmod(0o755)
+    command = [str(program)]
     if uid is not None:
         setpriv = tool("setpriv")
         command = [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *command]

@@ -26,8 +26,10 @@ SOURCE = "en"
 DOMAIN = "messages"
 
 
+@cache
 def languages() -> tuple[str, ...]:
-    """The languages there are: English first, then each catalogue's folder, sorted."""
+    """The languages there are: English first, then each catalogue's folder, sorted (read
+    once: the catalogues are the installed package's, and every page asks several times)."""
     found = sorted(
         folder.name
         for folder in TRANSLATIONS.iterdir()

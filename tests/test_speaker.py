@@ -8,7 +8,6 @@ sound card. The queue's rules with a clock the test moves.
 from __future__ import annotations
 
 import json
-import time
 import wave
 from pathlib import Path
 from typing import Any
@@ -21,17 +20,9 @@ from companion.games.base import RecordError
 from companion.speaker import SayQueue, Speaker
 from companion.table import Table
 from tests.conftest import SPEC_EXAMPLES
+from tests.table.conftest import wait_for
 
 ICEHOUSE = json.loads((SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json").read_text())
-
-
-def until(check: Any, timeout: float = 30.0) -> Any:
-    """Poll ``check`` until it is truthy (a hang guard, not a speed test)."""
-    deadline = time.monotonic() + timeout
-    while not (found := check()):
-        assert time.monotonic() < deadline, f"timed out waiting for {check}"
-        time.sleep(0.02)
-    return found
 
 
 def item(game: str, topic: str, text: str) -> dict[str, Any]:
@@ -50,7 +41,7 @@ def test_espeak_ng_speaks_a_picks_announcements_in_order_each_to_a_wav_file(
         speaker.start()
         try:
             table.act(game["id"], game["version"], {"pick": ICEHOUSE["picks"][-1]})
-            until(lambda: len(list(wavs.glob("*.wav"))) == 3 and speaker.queue.idle())
+            wait_for(lambda: len(list(wavs.glob("*.wav"))) == 3 and speaker.queue.idle(), 30.0)
         finally:
             speaker.close()
     assert speaker.spoken == ["Bo takes a large blue", "4 pieces fall into the Eye", "Cy's turn"]
@@ -71,7 +62,7 @@ def test_a_missing_espeak_ng_is_a_health_line_and_the_table_goes_on(tmp_path: Pa
         speaker.start()
         try:
             table.act(game["id"], game["version"], {"pick": 4})
-            until(lambda: speaker.problem)
+            wait_for(lambda: speaker.problem, 30.0)
             assert table.get_game(game["id"])["version"] == game["version"] + 1
             doctor = PanelDoctor(speaker=speaker)
             line = doctor.speaker_checks()[0].to_json()

@@ -111,12 +111,36 @@ def test_zero_and_set_from_other_threads_while_turning_match_the_recorded_order(
     requested: list[set[int]] = [{0} for _ in range(10)]
     failures: list[BaseException] = []
 
+    # Every turner stops halfway until the gate has moved each ring's slot by one, so some
+    # commands land between edges whatever the scheduler does; the random commanders run
+    # alongside without a gate.
+    halfway = threading.Barrier(11, timeout=30)
+    commanded = threading.Event()
+
     def turning(ring: int) -> Any:
         def turn_all() -> None:
-            for detents, bounce in plans[ring]:
+            half = len(plans[ring]) // 2
+            for detents, bounce in plans[ring][:half]:
+                turner.turn(ring, detents, bounce=bounce)
+            halfway.wait()
+            assert commanded.wait(30)
+            for detents, bounce in plans[ring][half:]:
                 turner.turn(ring, detents, bounce=bounce)
 
         return turn_all
+
+    def gate() -> None:
+        try:
+            halfway.wait()
+            factory.flush()
+            for ring, offset in enumerate(bank.offsets()):
+                moved = (offset + 1) % SPOKES
+                requested[ring].add(moved)
+                bank.set_offset(ring, moved)
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            commanded.set()
 
     def commanding(seed: int) -> Any:
         rng = random.Random(seed)
@@ -136,7 +160,7 @@ def test_zero_and_set_from_other_threads_while_turning_match_the_recorded_order(
 
         return command
 
-    run_threads([turning(ring) for ring in range(10)] + [commanding(1), commanding(2)])
+    run_threads([turning(ring) for ring in range(10)] + [gate, commanding(1), commanding(2)])
     factory.flush()
     wait_for(lambda: all(s.settled for s in bank.status()))
     assert failures == []

@@ -123,3 +123,14 @@ def test_a_phrase_renders_in_german_from_the_compiled_catalogue() -> None:
 def test_the_files_whose_words_may_wait_are_still_there() -> None:
     """A file that left the code leaves the list too (the list only shrinks)."""
     assert all((ROOT / path).is_file() for path in UNTRANSLATED_FILES)
+
+
+def test_an_update_keeps_the_files_date_line() -> None:
+    """Two changes to one catalogue must not both rewrite its date line (they would conflict
+    there whatever else they touch)."""
+    before = (
+        b'msgid ""\nmsgstr ""\n"POT-Creation-Date: 2026-01-01 00:00+0000\\n"\n"Language: de\\n"\n'
+    )
+    made = before.replace(b"2026-01-01 00:00", b"2026-12-02 10:00").replace(b"de", b"de\\n")
+    assert tool.with_date_of(before, made) == made.replace(b"2026-12-02 10:00", b"2026-01-01 00:00")
+    assert tool.with_date_of(b"no date", made) == made

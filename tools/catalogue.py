@@ -112,14 +112,25 @@ def update() -> None:
         catalog.update(template, no_fuzzy_matching=True)
         made = io.BytesIO()
         write(catalog, made)
-        if undated(made.getvalue()) != undated(po.read_bytes()):  # only the date: no change
-            po.write_bytes(made.getvalue())
+        before = po.read_bytes()
+        if undated(made.getvalue()) != undated(before):  # only the date: no change
+            # The file keeps its date line: a new date on every change would make any two
+            # changes to the catalogue conflict on that one line.
+            po.write_bytes(with_date_of(before, made.getvalue()))
     compile_all()
 
 
 def undated(text: bytes) -> bytes:
     """A .po file's text without its POT-Creation-Date line."""
     return re.sub(rb'\n"POT-Creation-Date: [^"]*"', b"", text)
+
+
+def with_date_of(before: bytes, text: bytes) -> bytes:
+    """``text`` with the POT-Creation-Date line of ``before`` (when it has one)."""
+    dated = re.search(rb'\n"POT-Creation-Date: [^"]*"', before)
+    if dated is None:
+        return text
+    return re.sub(rb'\n"POT-Creation-Date: [^"]*"', lambda _: dated.group(0), text, count=1)
 
 
 def init(language: str) -> Path:

@@ -77,7 +77,7 @@ const Panel = (() => {
      (each page fetches the game again on a 409). */
   function plain(message) {
     return /^version \d+ is stale/.test(message) ?
-      "The game changed on another phone: it is shown as it stands now." : message;
+      t("The game changed on another phone: it is shown as it stands now.") : message;
   }
 
   /* Show the message ``words`` turns an API error into (or the API's own when it gives none). */
@@ -105,7 +105,8 @@ const Panel = (() => {
     document.body.append(link);
     link.click();
     link.remove();
-    said.textContent = `Downloaded ${name} (${Math.ceil(blob.size / 1024)} kB).`;
+    said.textContent = t("Downloaded {name} ({size} kB).",
+      { name, size: Math.ceil(blob.size / 1024) });
   }
 
   /* POST a file the owner chose (a Blob, as application/octet-stream), or ``{}`` without one,
@@ -131,7 +132,7 @@ const Panel = (() => {
     try {
       response = await fetch(url, options);
     } catch (error) {
-      say("The companion cannot be reached: " + error.message);
+      say(t("The companion cannot be reached: {error}", { error: error.message }));
       say.unreachable = true;
       throw error;
     }
@@ -154,7 +155,7 @@ const Panel = (() => {
      page that follows the live stream, until they are gone. */
   function showWarnings(warnings) {
     const box = document.getElementById("warnings");
-    box.replaceChildren(...warnings.map((text) => el("p", { text: "Warning: " + text })));
+    box.replaceChildren(...warnings.map((text) => el("p", { text: t("Warning: {warning}", { warning: text }) })));
     box.hidden = warnings.length === 0;
   }
 
@@ -163,8 +164,8 @@ const Panel = (() => {
     const badge = document.getElementById("live");
     badge.hidden = false;
     const source = new EventSource(url || "/api/events");
-    source.onopen = () => { badge.textContent = "live"; badge.className = "live on"; };
-    source.onerror = () => { badge.textContent = "reconnecting"; badge.className = "live off"; };
+    source.onopen = () => { badge.textContent = t("live"); badge.className = "live on"; };
+    source.onerror = () => { badge.textContent = t("reconnecting"); badge.className = "live off"; };
     source.onmessage = (event) => {
       let item;
       try { item = JSON.parse(event.data); } catch (error) { return; }
@@ -251,7 +252,7 @@ const Panel = (() => {
   function playerDot(name, colour) {
     const shown = colour || (data && data.colours && data.colours[name]) || "white";
     return el("span", { class: "dot player-dot", style: `background:${playerFill(shown)}`,
-      title: `${name}: ${shown}`, text: String(name).slice(0, 1).toUpperCase() });
+      title: `${name}: ${colourName(shown)}`, text: String(name).slice(0, 1).toUpperCase() });
   }
 
   /* The text of a phrase the server sent (companion/phrases.py: its English message, its
@@ -305,10 +306,30 @@ const Panel = (() => {
   const tn = (singular, plural, count, values) =>
     phraseText({ text: singular, plural, count, values });
 
+  /* A colour's name in the page's language ("red": "Rot"): the rings', the cards', the
+     pieces' and the players' colours; any other as it is. */
+  const COLOUR_NAMES = {
+    red: () => t("red"), blue: () => t("blue"), green: () => t("green"),
+    yellow: () => t("yellow"), brown: () => t("brown"), black: () => t("black"),
+    orange: () => t("orange"), purple: () => t("purple"), cyan: () => t("cyan"),
+    pink: () => t("pink"), lime: () => t("lime"), teal: () => t("teal"), white: () => t("white"),
+  };
+  const colourName = (colour) => (Object.hasOwn(COLOUR_NAMES, colour) ?
+    COLOUR_NAMES[colour]() : String(colour));
+
+  /* The locale for the browser's own date and number formats: the browser's preferred one
+     when it is of the page's language (en-GB keeps "2 Dec"), else the page's language. */
+  function locale() {
+    const language = catalogue.language || document.documentElement.lang || "en";
+    const own = (navigator.languages || [navigator.language]).find((code) =>
+      String(code).toLowerCase().split("-")[0] === language);
+    return own || language;
+  }
+
   function letter(colour) { return page.letters[colour] || colour.slice(0, 1).toUpperCase(); }
 
   return { page, data, el, svg, say, sayError, api, send, phoneTime, download, live, coalesce, letter, playerDot,
-    playerFill, plain, isOlder, merge, mergeBoard, phraseText, catalogue, t, tn };
+    playerFill, plain, isOlder, merge, mergeBoard, phraseText, catalogue, t, tn, colourName, locale };
 })();
 
 /* A picture that scrolls sideways in its own box on a phone starts at its middle. */

@@ -40,7 +40,7 @@ def reach() -> Reach:
     """The running panel's reach, or a 404 when the process gave none."""
     found: Reach | None = current_app.extensions.get(REACH_KEY)
     if found is None:
-        raise NotFound("this panel does not know its address on the network")
+        raise NotFound.said(say("this panel does not know its address on the network"))
     return found
 
 
@@ -107,16 +107,18 @@ def payload() -> str:
     """
     found = reach().join()
     if found.url is None:
-        raise NotFound(found.words.english())
+        raise NotFound.said(found.words)
     game_id = request.args.get("game")
     seat = request.args.get("seat")
     if game_id is None and seat is None:
         return found.url
     if game_id is None or seat is None or not seat.isdigit() or len(seat) > 3:
-        raise NotFound("a seat's code needs ?game=<id>&seat=<number>")
+        raise NotFound.said(say("a seat's code needs ?game=<id>&seat=<number>"))
     free = dict(free_seats(game_id))
     if int(seat) not in free:
-        raise Conflict(f"seat {seat} of game {game_id} is not free to take")
+        raise Conflict.said(
+            say("seat {seat} of game {game} is not free to take", seat=seat, game=game_id)
+        )
     return seat_url(found, game_id, int(seat))
 
 

@@ -11,14 +11,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion import catalogue
 from companion.games import rings, stones
 from companion.phrases import Phrase
 from companion.table import Subscription, Table
 from companion.table.announce import (
+    RESYNC_SAID,
     computer_turn,
     dice_rolled,
     points,
     ring_position,
+    turn_ring,
     whose_turn,
 )
 from companion.table.seats import Viewer
@@ -31,23 +34,30 @@ def record(name: str) -> dict[str, Any]:
     return loaded
 
 
-def said(subscription: Subscription) -> list[tuple[str, list[str]]]:
-    """The ``say`` items a stream got until it fell quiet: ``(topic, sentences)`` each."""
+def said(subscription: Subscription, language: str = "en") -> list[tuple[str, list[str]]]:
+    """The ``say`` items a stream got until it fell quiet: ``(topic, sentences)`` each, the
+    sentences in ``language`` (as the phones and the Pi's speaker render them)."""
     found = []
     while (item := subscription.get(timeout=0.3)) is not None:
         if item["type"] == "say":
-            found.append((item["topic"], [english(p) for p in item["phrases"]]))
+            found.append((item["topic"], [rendered(p, language) for p in item["phrases"]]))
     return found
+
+
+def phrase_of(obj: dict[str, Any]) -> Phrase:
+    """A phrase's JSON (what the browser gets) as a phrase again."""
+    values = {k: phrase_of(v) if isinstance(v, dict) else v for k, v in obj["values"].items()}
+    return Phrase(obj["text"], values, obj.get("plural"), obj.get("count"))
 
 
 def english(found: dict[str, Any]) -> str:
     """A phrase's JSON (what the browser gets) rendered back in English."""
+    return phrase_of(found).english()
 
-    def phrase(obj: dict[str, Any]) -> Phrase:
-        values = {k: phrase(v) if isinstance(v, dict) else v for k, v in obj["values"].items()}
-        return Phrase(obj["text"], values, obj.get("plural"), obj.get("count"))
 
-    return phrase(found).english()
+def rendered(found: dict[str, Any], language: str) -> str:
+    """A phrase's JSON rendered in ``language`` from the compiled catalogue."""
+    return catalogue.render(phrase_of(found), language)
 
 
 REFERENCE = rings.load_board("reference")
@@ -316,3 +326,102 @@ def test_every_colour_of_every_game_is_a_word_of_its_own_in_the_catalogue() -> N
 
     for colour in (*rings.COLOURS, *cards.COLOURS, *stones.COLOURS, *icehouse.COLOURS):
         assert COLOUR_WORDS[colour].english() == colour
+
+
+# In German (the box's language for the table view and the Pi's speaker, a phone's own) ------
+
+
+def german(phrase: Phrase) -> str:
+    return catalogue.render(phrase, "de")
+
+
+def test_in_german_a_computer_seat_names_the_ring_by_colour_and_place_and_the_slots_and_way() -> (
+    None
+):
+    blue = next(n for n, ring in enumerate(REFERENCE.rings) if ring.colour == "blue")
+    brown = max(n for n, ring in enumerate(REFERENCE.rings) if ring.colour == "brown")
+    assert (blue, brown) == (1, 9)  # second from the outside, the innermost
+    words = [german(p) for p in computer_turn("Bo", [(blue, 2), (brown, -1)], REFERENCE)]
+    assert words == [
+        "Bo: Dreh den Ring in Blau, den zweiten von außen, um 2 Felder im Uhrzeigersinn",
+        "Dann dreh den Ring in Braun, den innersten, um 1 Feld gegen den Uhrzeigersinn",
+    ]
+    assert [german(p) for p in computer_turn("Bo", [], REFERENCE)] == ["Bo dreht keinen Ring"]
+    places = [german(ring_position(ring, 10)) for ring in range(10)]
+    assert places == [
+        "den äußersten",
+        "den zweiten von außen",
+        "den dritten von außen",
+        "den vierten von außen",
+        "den fünften von außen",
+        "den fünften von innen",
+        "den vierten von innen",
+        "den dritten von innen",
+        "den zweiten von innen",
+        "den innersten",
+    ]
+
+
+def test_in_german_the_dice_whose_turn_and_the_points_through_the_plural_form() -> None:
+    dice = {"brown": 1, "yellow": 3, "green": 0, "blue": 2, "red": 1}
+    assert german(dice_rolled("Ann", dice)) == (
+        "Ann hat gewürfelt: Rot 1, Blau 2, Grün 0, Gelb 3, Braun 1"
+    )
+    assert german(points("Ann", 1)) == "Ann hat 1 Punkt"
+    assert german(points("Ann", 3)) == "Ann hat 3 Punkte"
+    assert german(whose_turn("Bo")) == "Bo ist am Zug"
+
+
+def test_in_german_every_resync_says_why_and_how_to_turn_a_ring() -> None:
+    assert {reason: german(p) for reason, p in RESYNC_SAID.items()} == {
+        "restart": "Die Box wurde neu gestartet. Prüfe, ob ein Ring bewegt wurde, während sie"
+        " aus war.",
+        "undo": "Der letzte Zug wurde rückgängig gemacht. Dreh die Ringe zurück, wie das Spiel"
+        " sie hat.",
+        "resume": "Dieses Spiel wurde fortgesetzt. Stell die Ringe so, wie das Spiel sie hat.",
+        "import": "Dieses Spiel wurde importiert. Stell die Ringe so, wie das Spiel sie hat.",
+        "new": "Ein neues Spiel. Stell die Marke jedes Rings auf den Stern.",
+    }
+    step = turn_ring("none", "", "green", ring_position(9, 10), -5)
+    assert (
+        german(step) == "Dreh den Ring in Grün, den innersten, um 5 Felder gegen den Uhrzeigersinn"
+    )
+
+
+def test_in_german_a_run_sniping_two_pegs_is_one_sentence_with_the_plural_form(
+    table: Table,
+) -> None:
+    found = record("rings-04-snipe-two-in-one-run")
+    last = found["turns"].pop()
+    game = table.create_game({"record": found})
+    subscription = table.subscribe()
+    said(subscription)
+    table.act(game["id"], game["version"], last)
+    assert said(subscription, "de") == [
+        (
+            "events",
+            [
+                "Ann wirft 2 Stifte von Bo auf Speiche 0 raus",
+                "Ann setzt einen Stift auf Speiche 0 ein",
+                "Ann hat 2 Punkte",
+            ],
+        ),
+        ("turn", ["Bo ist am Zug"]),
+    ]
+
+
+def test_in_german_an_icehouse_pick_names_the_piece_by_colour_and_size_after_a_colon(
+    table: Table,
+) -> None:
+    found = record("icehouse-01-eye-after-a-pick")
+    last = found["picks"].pop()
+    game = table.create_game({"record": found})
+    subscription = table.subscribe()
+    said(subscription)
+    table.act(game["id"], game["version"], {"pick": last})
+    assert said(subscription, "de") == [
+        ("events", ["Bo nimmt eine Pyramide: Blau, groß", "4 Pyramiden fallen ins Auge"]),
+        ("turn", ["Cy ist am Zug"]),
+    ]
+    table.undo(game["id"], table.get_game(game["id"])["version"])
+    assert said(subscription, "de")[0] == ("events", ["Der letzte Zug wurde zurückgenommen"])

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion import catalogue
 from companion.box.address import Reach
 from companion.doctor.panel import PanelDoctor
+from companion.phrases import Phrase
 from companion.table.table import Table
 from companion.web import create_app
 from companion.web.security import CONTENT_SECURITY_POLICY
@@ -205,3 +208,60 @@ def test_an_unknown_game_is_404_for_its_seats(phone: FlaskClient) -> None:
     assert answer.status_code == 404 and answer.get_json()["error"]["code"] == "not_found"
     answer = phone.get("/join.svg?game=nosuch&seat=0")
     assert answer.status_code == 404 and answer.get_json()["error"]["code"] == "not_found"
+
+
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+
+
+def in_german(found: dict[str, Any]) -> str:
+    """A phrase's JSON (what ``panel.js`` renders) in German, from the compiled catalogue."""
+    phrase = Phrase(found["text"], found["values"], found.get("plural"), found.get("count"))
+    return catalogue.render(phrase, "de")
+
+
+def test_the_join_words_and_the_seat_codes_words_are_german_for_a_german_reader(
+    phone: FlaskClient,
+) -> None:
+    body = phone.get("/api/join", headers=GERMAN).get_json()
+    assert in_german(body["words"]) == (
+        "Scanne den Code oder öffne http://192.168.1.20:8000/ (oder http://mandala.local:8000/)"
+        " auf einem Handy im selben Netzwerk."
+    )
+    assert in_german(body["alt"]) == "QR-Code der Adresse des Panels, http://192.168.1.20:8000/"
+    game_id = stacked_cards(phone, {"seats": SEATS, "seed": 7})["id"]
+    seats = phone.get(f"/api/join?game={game_id}").get_json()["seats"]
+    assert [in_german(seat["words"]) for seat in seats] == [
+        "Scannen, um den Platz von Ann zu nehmen",
+        "Scannen, um den Platz von Bo zu nehmen",
+    ]
+    assert in_german(seats[1]["alt"]) == "QR-Code für den Platz von Bo"
+
+
+def test_a_german_phone_is_told_in_german_why_no_code_is_given(
+    client: FlaskClient, phone: FlaskClient, table: Table, data_dir: Path
+) -> None:
+    refused = client.get("/join.svg", headers=GERMAN)
+    assert_error(refused, 404, "not_found", "dieses Panel kennt seine Adresse im Netzwerk nicht")
+    needs = "der Code eines Platzes braucht ?game=<id>&seat=<number>"
+    assert_error(phone.get("/join.svg?seat=0", headers=GERMAN), 404, "not_found", needs)
+    rings = phone.post("/api/games", json=NEW_RINGS_GAME).get_json()["id"]
+    taken = phone.get(f"/join.svg?game={rings}&seat=0", headers=GERMAN)
+    assert_error(taken, 409, "conflict", f"Platz 0 von Spiel {rings} ist nicht frei")
+    local = joined(table, data_dir, host="127.0.0.1").test_client()
+    assert_error(
+        local.get("/join.svg", headers=GERMAN),
+        404,
+        "not_found",
+        "Handys können nicht dazukommen: Das Panel hört nur auf diesem Computer (127.0.0.1)."
+        ' Starte es mit ./run.sh --host 0.0.0.0 (oder schreib host = "0.0.0.0" in seine'
+        " Konfigurationsdatei), dann können Handys im selben Netzwerk es öffnen.",
+    )
+    nowhere = Reach("0.0.0.0", 8000, addresses=lambda: [], hostname=lambda: "mandala")
+    alone = create_app({"BOARDS_DIR": data_dir / "boards"}, table=table, reach=nowhere)
+    assert_error(
+        alone.test_client().get("/join.svg", headers=GERMAN),
+        404,
+        "not_found",
+        "Handys können noch nicht dazukommen: Die Box ist in keinem Netzwerk. Verbinde sie mit"
+        " deinem WLAN (Seite Box) oder lass sie ihr eigenes öffnen.",
+    )

@@ -1,6 +1,7 @@
 """Every page of the panel, at 360x740 and 1024x768, light and dark, in a real Chromium.
 
-Three rules hold on every page and in every view, a phone in German too: nothing is wider
+Three rules hold on every page and in every view, a phone and a tablet in German too (some
+pages also once put in the state with the most words, :data:`PREPARE`): nothing is wider
 than the screen (``scrollWidth`` <= the viewport), no control a finger aims at is under
 44x44 px on a phone, and axe-core (vendored as ``tests/web/axe.min.js``, MPL-2.0, see
 ``axe.LICENSE``) finds no serious or critical violation. One server and one browser serve the
@@ -40,6 +41,7 @@ VIEWS = {
 #: The same on a phone whose browser asks for German (issue 27: German words are long); the
 #: switch and Accept-Language are tested in tests/web/test_i18n*.py.
 VIEWS["360-light-de"] = ((360, 740), "light", True)
+VIEWS["800-light-de"] = ((800, 1280), "light", True)  # a tablet upright
 GERMAN_VIEWS = {name for name in VIEWS if name.endswith("-de")}
 PHONE_VIEWS = [name for name in VIEWS if name.startswith("360")]
 
@@ -57,6 +59,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "stones-in-play": ("game:stones-in-play", "#main-board .cell"),
     "stones-over": ("game:stones-over", "#main-board .cell"),
     "calibration": ("/calibrate", "#diag tr"),
+    "calibration-asking": ("/calibrate", "#diag tr"),
     "health": ("/health", "main section"),
     "backups": ("/box", "#backups"),
     "wifi": ("/wifi", "#wifi-said"),
@@ -65,6 +68,22 @@ PAGES: dict[str, tuple[str, str]] = {
     "missing-game": ("/games/no-such-game", "main a[href='/']"),
     "history": ("/history", "#plays .play-card"),
     "player": ("/players/1", ".figures"),  # Ann, seated first in the first game made
+}
+
+
+def calibration_asking(page: Any) -> None:
+    """Ask to zero the rings (the question open) and set a ring to a slot there is not (the
+    refusal shown next to Set): the calibration page with every word it has."""
+    page.click("#zero")
+    page.fill("#set-ring-offset", "99")
+    page.click("#set-ring button[type=submit]")
+    page.wait_for_selector("#set-ring + .feedback.error:not([hidden])")
+
+
+#: Page name to what is done on it, once drawn, before it is measured (a dialog opened, an
+#: error shown: the state with the most words).
+PREPARE: dict[str, Callable[[Any], None]] = {
+    "calibration-asking": calibration_asking,
 }
 
 TWO_SEATS = [{"name": "Ann", "corner": 0}, {"name": "Bo", "corner": 2}]
@@ -227,6 +246,8 @@ def measured(
         page = phone(contexts["browser"], base, contexts["context"](view), VIEWS[view][0])
         page.goto(base + path)
         page.wait_for_selector(ready, state="attached")
+        if name in PREPARE:
+            PREPARE[name](page)
         page.evaluate("document.fonts.ready")
         result = page.evaluate(MEASURE)
         page.add_script_tag(path=str(AXE))

@@ -1,7 +1,7 @@
 /* Calibration (zero all rings, set one ring) and the sensor diagnostics, live. */
 "use strict";
 (() => {
-  const { el, api, live, say } = Panel;
+  const { el, api, live, say, t, tn } = Panel;
   let sensed = Panel.data.rings;
   /* The Pi's clock minus this phone's: the last-move times are the Pi's. */
   const skew = Panel.data.now - Date.now() / 1000;
@@ -9,25 +9,25 @@
   function ago(time) {
     if (time === null || time === undefined) return "—";
     const seconds = Math.max(0, Math.round(Date.now() / 1000 + skew - time));
-    if (seconds < 60) return `${seconds} s ago`;
-    if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-    if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
-    return `${Math.floor(seconds / 86400)} days ago`;
+    if (seconds < 60) return t("{seconds} s ago", { seconds });
+    if (seconds < 3600) return t("{minutes} min ago", { minutes: Math.floor(seconds / 60) });
+    if (seconds < 86400) return t("{hours} h ago", { hours: Math.floor(seconds / 3600) });
+    return tn("{count} day ago", "{count} days ago", Math.floor(seconds / 86400));
   }
 
   function draw() {
     document.getElementById("mode").textContent = sensed.emulated ?
-      "Emulated rings (no Raspberry Pi pins): turn them below." : "Sensing the real rings.";
+      t("Emulated rings (no Raspberry Pi pins): turn them below.") : t("Sensing the real rings.");
     const body = document.getElementById("diag");
     /* data-label names each value where a phone stacks the table (one block a ring) */
     body.replaceChildren(...(sensed.rings || []).map((ring, r) => el("tr", { "data-ring": r },
-      el("td", { "data-label": "ring", text: String(r) }),
-      el("td", { "data-label": "offset", text: String((sensed.offsets || [])[r]) }),
-      el("td", { "data-label": "aligned", text: ring.aligned ? "yes" : "between slots" }),
-      el("td", { "data-label": "settled", text: ring.settled ? "yes" : "moving" }),
-      el("td", { "data-label": "edges", text: String(ring.edges) }),
-      el("td", { "data-label": "errors", text: String(ring.errors) }),
-      el("td", { "data-label": "last move", "data-last-move": r,
+      el("td", { "data-label": t("ring"), text: String(r) }),
+      el("td", { "data-label": t("offset"), text: String((sensed.offsets || [])[r]) }),
+      el("td", { "data-label": t("aligned"), text: ring.aligned ? t("yes") : t("between slots") }),
+      el("td", { "data-label": t("settled"), text: ring.settled ? t("yes") : t("moving") }),
+      el("td", { "data-label": t("edges"), text: String(ring.edges) }),
+      el("td", { "data-label": t("errors"), text: String(ring.errors) }),
+      el("td", { "data-label": t("last move"), "data-last-move": r,
         text: ago(ring.last_movement) }))));
     Emulator.render(sensed, Panel.data.colours);
   }
@@ -55,7 +55,7 @@
       sensed = await api("POST", "/api/board/zero", {});
     } catch (error) { return; /* shown */ }
     closeConfirm();
-    done.textContent = "All rings set to 0.";
+    done.textContent = t("All rings set to 0.");
     draw();
   });
   /* Keep "12 s ago" true while the page stays open. */
@@ -72,14 +72,17 @@
     const offset = /^\d+$/.test(text) ? Number(text) : text;
     try {
       sensed = await api("POST", `/api/board/rings/${ring}/offset`, { offset });
-      say(`Ring ${ring} set to ${offset}.`, "ok");
+      say(t("Ring {ring} set to {offset}.", { ring, offset }), "ok");
       draw();
     } catch (error) {  // in the form's words, next to Set
       Panel.sayError(error, (message) => {
         let m = /^offset: (-?\d+) is out of (\d+)\.\.(\d+)/.exec(message);
-        if (m) return `Ring ${ring}: ${m[1]} is not a slot of this board; an offset is ${m[2]} to ${m[3]}.`;
+        if (m) {
+          return t("Ring {ring}: {offset} is not a slot of this board; an offset is {low} to {high}.",
+            { ring, offset: m[1], low: m[2], high: m[3] });
+        }
         m = /^offset: expected a whole number/.exec(message);
-        if (m) return `Ring ${ring}: the offset is a whole number of slots from the star, like 3.`;
+        if (m) return t("Ring {ring}: the offset is a whole number of slots from the star, like 3.", { ring });
         return message;
       });
     }

@@ -3,15 +3,23 @@
 "use strict";
 
 const Emulator = (() => {
-  const { el, api, letter, page } = Panel;
+  const { el, api, letter, page, t } = Panel;
   const FILL = { red: "#d32f2f", blue: "#1f5fbf", green: "#2e8b3a", yellow: "#e6b800",
     brown: "#7b4a25" };
 
   let afterTurn = () => {};
 
-  function turnButton(ring, detents, label, aria) {
+  /* Each button's name, one whole message a way ("ring 3 one slot clockwise"). */
+  const TURNS = {
+    "-slot": (ring) => t("ring {ring} one slot counter-clockwise", { ring }),
+    "+slot": (ring) => t("ring {ring} one slot clockwise", { ring }),
+    "-detent": (ring) => t("ring {ring} one detent counter-clockwise", { ring }),
+    "+detent": (ring) => t("ring {ring} one detent clockwise", { ring }),
+  };
+
+  function turnButton(ring, detents, label, way) {
     return el("button", { type: "button", class: "small", "data-turn": ring,
-      "data-detents": detents, "aria-label": `ring ${ring} ${aria}`, text: label,
+      "data-detents": detents, "aria-label": TURNS[way](ring), text: label,
       onclick: () => api("POST", `/api/emulator/rings/${ring}/turn`, { detents })
         .then(() => window.setTimeout(afterTurn, 400)).catch(() => {}) });
   }
@@ -23,15 +31,14 @@ const Emulator = (() => {
       const colour = colours && colours[r];
       // One click a slot: a detent is a slot, so one button each way does both.
       const buttons = slot === 1 ?
-        [turnButton(r, -1, "⟲", "one slot counter-clockwise"),
-          turnButton(r, 1, "⟳", "one slot clockwise")] :
-        [turnButton(r, -slot, "⟲ slot", "one slot counter-clockwise"),
-          turnButton(r, -1, "⟲", "one detent counter-clockwise"),
-          turnButton(r, 1, "⟳", "one detent clockwise"),
-          turnButton(r, slot, "slot ⟳", "one slot clockwise")];
+        [turnButton(r, -1, "⟲", "-slot"), turnButton(r, 1, "⟳", "+slot")] :
+        [turnButton(r, -slot, t("⟲ slot"), "-slot"),
+          turnButton(r, -1, "⟲", "-detent"),
+          turnButton(r, 1, "⟳", "+detent"),
+          turnButton(r, slot, t("slot ⟳"), "+slot")];
       box.append(el("div", { class: `emu-ring emu-${buttons.length}` },
         el("span", {}, colour ? el("span", { class: "dot", style: `background:${FILL[colour]}`,
-          text: letter(colour) }) : null, ` ring ${r}`,
+          text: letter(colour) }) : null, " " + t("ring {ring}", { ring: r }),
           el("span", { class: "muted", "data-offset": r })),
         ...buttons));
     }
@@ -49,6 +56,15 @@ const Emulator = (() => {
     ["pink", [255, 64, 160]]];
   const NAMED = [["off", [0, 0, 0]], ...PIXELS,
     ...PIXELS.map(([name, rgb]) => [`dim ${name}`, rgb.map((v) => Math.floor(v / 4))])];
+  /* A pixel's colour in the page's language ("dim red" is the dim one of red). */
+  const COLOUR_WORDS = { red: t("red"), green: t("green"), blue: t("blue"), yellow: t("yellow"),
+    brown: t("brown"), white: t("white"), orange: t("orange"), purple: t("purple"),
+    cyan: t("cyan"), pink: t("pink") };
+  function pixelWords(name) {
+    if (name === "off") return t("off");
+    return name.startsWith("dim ") ? t("dim {colour}", { colour: COLOUR_WORDS[name.slice(4)] }) :
+      COLOUR_WORDS[name];
+  }
   function pixelName(rgb) {
     let best = null;
     for (const [name, ref] of NAMED) {
@@ -64,8 +80,8 @@ const Emulator = (() => {
       const mark = name === "off" ? "" : letter(name.replace("dim ", ""));
       return el("span", { class: "led" + (name === "off" ? " off" : ""),
         style: `background:rgb(${r},${g},${b});color:${r + g + b > 380 ? "#000" : "#fff"}`,
-        "data-pixel": i, title: `pixel ${i}: ${name}`, role: "img",
-        "aria-label": `pixel ${i}: ${name}`,
+        "data-pixel": i, title: t("pixel {number}: {colour}", { number: i, colour: pixelWords(name) }),
+        role: "img", "aria-label": t("pixel {number}: {colour}", { number: i, colour: pixelWords(name) }),
         text: name.startsWith("dim") ? mark.toLowerCase() : mark });
     }));
   }
@@ -83,8 +99,9 @@ const Emulator = (() => {
     for (const span of box.querySelectorAll("[data-offset]")) {
       const r = Number(span.getAttribute("data-offset"));
       const status = (sensed.rings || [])[r] || {};
-      span.textContent = ` · at ${offsets[r]}` + (status.aligned === false ? " (between slots)" :
-        status.settled === false ? " (settling)" : "");
+      const at = offsets[r];
+      span.textContent = " · " + (status.aligned === false ? t("at {offset} (between slots)", { offset: at }) :
+        status.settled === false ? t("at {offset} (settling)", { offset: at }) : t("at {offset}", { offset: at }));
     }
     drawLeds(sensed.leds);
   }

@@ -52,8 +52,6 @@ TO_CONVERT = frozenset(
         "templates/_box.html",
         "static/box.js",
         "static/update.js",
-        "templates/wifi.html",
-        "static/wifi.js",
         "templates/editor.html",
         "static/editor.js",
         "templates/icehouse.html",

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from companion.games.base import MandalaError
+from companion.phrases import say
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +222,13 @@ def access_point_password(data_dir: Path) -> str:
     except FileNotFoundError:
         found = ""
     except (OSError, UnicodeDecodeError) as error:
-        raise WifiError(f"cannot read the access point's password from {path}: {error}") from None
+        raise WifiError.said(
+            say(
+                "cannot read the access point's password from {path}: {error}",
+                path=str(path),
+                error=str(error),
+            )
+        ) from None
     if len(found) >= 8:
         return found
     made = "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(PASSWORD_LENGTH))
@@ -233,7 +240,13 @@ def access_point_password(data_dir: Path) -> str:
             out.flush()
             os.fsync(out.fileno())
     except OSError as error:
-        raise WifiError(f"cannot keep the access point's password in {path}: {error}") from None
+        raise WifiError.said(
+            say(
+                "cannot keep the access point's password in {path}: {error}",
+                path=str(path),
+                error=str(error),
+            )
+        ) from None
     return made
 
 
@@ -264,13 +277,15 @@ class Nmcli:
                 check=False,
             )
         except FileNotFoundError:
-            raise NetworkManagerDown(
-                "NetworkManager's nmcli is not installed on this box "
-                "(sudo apt-get install network-manager)"
+            raise NetworkManagerDown.said(
+                say(
+                    "NetworkManager's nmcli is not installed on this box "
+                    "(sudo apt-get install network-manager)"
+                )
             ) from None
         except subprocess.TimeoutExpired:
-            raise WifiTimeout(
-                f"nmcli did not answer within {(wait or 10) + RUN_SLACK_S} s"
+            raise WifiTimeout.said(
+                say("nmcli did not answer within {seconds} s", seconds=(wait or 10) + RUN_SLACK_S)
             ) from None
         if result.returncode != 0:
             raise classify(result)
@@ -282,15 +297,20 @@ def classify(result: subprocess.CompletedProcess[str]) -> WifiError:
     message = nmcli_message(result)
     code = result.returncode
     if code == EXIT_NOT_RUNNING:
-        return NetworkManagerDown(
-            f"NetworkManager is not running, so the box cannot change its Wi-Fi ({message})"
+        return NetworkManagerDown.said(
+            say(
+                "NetworkManager is not running, so the box cannot change its Wi-Fi ({message})",
+                message=message,
+            )
         )
     if code == EXIT_NOT_FOUND:
         return NetworkGone(message)
     if code == EXIT_TIMEOUT:
-        return WifiTimeout(f"the network did not answer in time ({message})")
+        return WifiTimeout.said(
+            say("the network did not answer in time ({message})", message=message)
+        )
     if code == EXIT_ACTIVATION and "Secrets were required" in message:
-        return WrongPassword(f"the password was not accepted ({message})")
+        return WrongPassword.said(say("the password was not accepted ({message})", message=message))
     if code == EXIT_ACTIVATION and "could not be found" in message:
         return NetworkGone(message)
     return WifiError(message)
@@ -336,13 +356,15 @@ class Wifi:
         """
         state = self.state()
         if not state.running:
-            raise NetworkManagerDown(
-                "NetworkManager is not running, so the box cannot change its Wi-Fi "
-                "(sudo systemctl start NetworkManager)"
+            raise NetworkManagerDown.said(
+                say(
+                    "NetworkManager is not running, so the box cannot change its Wi-Fi "
+                    "(sudo systemctl start NetworkManager)"
+                )
             )
         if state.device is None:
-            raise NoWifiDevice(
-                "this box has no Wi-Fi device NetworkManager manages (nmcli device status)"
+            raise NoWifiDevice.said(
+                say("this box has no Wi-Fi device NetworkManager manages (nmcli device status)")
             )
         return state.device
 
@@ -392,15 +414,21 @@ class Wifi:
             self.nmcli.run([*args, "ifname", device], wait=JOIN_WAIT_S)
         except NetworkGone as error:
             log.warning("wifi: joining %r: %s", ssid, error)  # nmcli's words, for the log
-            raise NetworkGone(
-                f"no Wi-Fi network {ssid!r} is in reach; check its name, or bring the box "
-                "closer to its router"
+            raise NetworkGone.said(
+                say(
+                    "no Wi-Fi network {ssid} is in reach; check its name, or bring the box "
+                    "closer to its router",
+                    ssid=repr(ssid),
+                )
             ) from None
         except WrongPassword as error:
             log.warning("wifi: joining %r: %s", ssid, error)
-            raise WrongPassword(
-                f"{ssid!r} did not take that password; check it (capital letters count) "
-                "and try again"
+            raise WrongPassword.said(
+                say(
+                    "{ssid} did not take that password; check it (capital letters count) "
+                    "and try again",
+                    ssid=repr(ssid),
+                )
             ) from None
 
     def forget(self, name: str) -> None:
@@ -409,11 +437,15 @@ class Wifi:
         :raises NetworkGone: when the box knows no network of that name.
         """
         if name == AP_CONNECTION:
-            raise NetworkGone(f"{name!r} is the box's own access point, not a known network")
+            raise NetworkGone.said(
+                say("{name} is the box's own access point, not a known network", name=repr(name))
+            )
         try:
             self.nmcli.run(["connection", "delete", "id", name])
         except NetworkGone:
-            raise NetworkGone(f"the box knows no Wi-Fi network {name!r}") from None
+            raise NetworkGone.said(
+                say("the box knows no Wi-Fi network {name}", name=repr(name))
+            ) from None
 
     def access_point(self) -> AccessPoint:
         """The box's own network (its password made and kept the first time)."""

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from companion.box.wifi import AccessPoint, Network, Wifi, WifiError, WifiState
+from companion.phrases import Phrase, say
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,13 @@ BOOT_WAIT_S: Final = 30.0
 BOOT_POLL_S: Final = 2.0
 STATE_CACHE_S: Final = 2.0
 """How long a state read answers :meth:`WifiBox.is_access_point` (the captive probes)."""
+WHY: Final = {
+    "asked on the panel": say("asked on the panel"),
+    "the done button was held": say("the done button was held"),
+    "no known network at start-up": say("no known network at start-up"),
+}
+"""The reasons the access point is opened for, as the Wi-Fi page says them (the log keeps
+the English; a reason not here is shown as it is)."""
 
 
 class WifiBox:
@@ -92,36 +100,36 @@ class WifiBox:
         """Start joining ``ssid``; answer what is being done."""
         before = self.state()
 
-        def join() -> str:
+        def join() -> Phrase:
             try:
                 self.wifi.join(ssid, password)
             except WifiError:
                 self._return_to(before)
                 raise
-            return f"joined {ssid!r}"
+            return say("joined {ssid}", ssid=repr(ssid))
 
         return self._start({"action": "join", "ssid": ssid}, join)
 
     def open_access_point_soon(self, why: str) -> dict[str, Any]:
         """Start opening the box's own network; answer what is being done."""
 
-        def open_point() -> str:
+        def open_point() -> Phrase:
             try:
                 self.wifi.scan(rescan=True)  # the list the panel shows while the AP is up
             except WifiError as error:
                 log.info("wifi: no scan before opening the access point: %s", error)
             point: AccessPoint = self.wifi.open_access_point()
             log.warning("wifi: opened the access point %s (%s)", point.ssid, why)
-            return f"opened {point.ssid} ({why})"
+            return say("opened {ssid} ({why})", ssid=point.ssid, why=WHY.get(why, why))
 
         return self._start({"action": "access_point", "why": why}, open_point)
 
     def stop_access_point_soon(self) -> dict[str, Any]:
         """Start closing the box's own network (a known network is joined by itself)."""
 
-        def stop() -> str:
+        def stop() -> Phrase:
             self.wifi.stop_access_point()
-            return f"closed {self.wifi.ssid}"
+            return say("closed {ssid}", ssid=self.wifi.ssid)
 
         return self._start({"action": "stop_access_point"}, stop)
 
@@ -170,7 +178,10 @@ class WifiBox:
         thread.start()
         return thread
 
-    def _start(self, doing: dict[str, Any], work: Callable[[], str]) -> dict[str, Any]:
+    def _start(self, doing: dict[str, Any], work: Callable[[], Phrase]) -> dict[str, Any]:
+        """Run ``work`` on the box's thread; its outcome is ``last``: ``message`` in English
+        and, when it has one, ``phrase`` (``Phrase.to_json``) for the page to say in its
+        language."""
         with self._lock:
             if self._doing is not None:
                 return {"started": False, "doing": self._doing}
@@ -180,10 +191,13 @@ class WifiBox:
         def run() -> None:
             outcome: dict[str, Any]
             try:
-                outcome = {**doing, "ok": True, "message": work()}
+                done = work()
+                outcome = {**doing, "ok": True, "message": done.english(), "phrase": done.to_json()}
             except WifiError as error:
                 log.warning("wifi: %s failed: %s", doing["action"], error)
                 outcome = {**doing, "ok": False, "error": error.code, "message": str(error)}
+                if error.phrase is not None:
+                    outcome["phrase"] = error.phrase.to_json()
             except Exception as error:  # the box's thread must say it failed, never hang
                 log.exception("wifi: %s failed", doing["action"])
                 outcome = {**doing, "ok": False, "error": WifiError.code, "message": str(error)}

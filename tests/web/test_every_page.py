@@ -295,3 +295,27 @@ def test_axe_finds_no_serious_or_critical_violation(
 ) -> None:
     violations = measured(name, view)["axe"]
     assert violations == [], "axe: " + "; ".join(violations)
+
+
+def rules_broken(page: Any, *, on_phone: bool) -> list[str]:
+    """What breaks the three rules on ``page`` as a test has brought it (an error shown, a
+    form open): too wide, a control under 44x44 px on a phone, axe's serious or critical
+    violations. For the states a page's own browser test reaches, in German too."""
+    page.evaluate("document.fonts.ready")
+    result = page.evaluate(MEASURE)
+    broken = []
+    if result["scrollWidth"] > result["width"]:
+        broken.append("too wide: " + "; ".join(result["wide"]))
+    if on_phone:
+        broken += ["under 44x44 px: " + small for small in result["small"]]
+    page.add_script_tag(path=str(AXE))
+    answer = page.evaluate(
+        "async () => (await axe.run(document, { resultTypes: ['violations'] })).violations"
+    )
+    broken += [
+        f"axe: {v['id']} ({v['impact']}): {v['help']} at "
+        + ", ".join(" ".join(node["target"]) for node in v["nodes"][:5])
+        for v in answer
+        if v["impact"] in ("serious", "critical")
+    ]
+    return broken

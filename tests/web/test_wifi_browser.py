@@ -15,6 +15,7 @@ from companion.table import Table
 from tests.box.conftest import StandinNM
 from tests.web.browser import as_owner, phone, shot
 from tests.web.conftest import serving
+from tests.web.test_every_page import rules_broken
 
 pytestmark = pytest.mark.browser
 
@@ -79,3 +80,53 @@ def test_the_owner_looks_for_networks_is_told_a_wrong_password_joins_and_opens_i
     shot(page, f"wifi-04-own-wifi-{view}")
     assert nm.state["active"] == "Mandala-AP"
     assert page.errors == []
+
+
+@pytest.mark.parametrize(
+    ("view", "size", "scheme"),
+    [
+        ("360-light", (360, 740), "light"),
+        ("360-dark", (360, 740), "dark"),
+        ("800-light", (800, 1280), "light"),
+        ("800-dark", (800, 1280), "dark"),
+    ],
+)
+def test_a_german_owner_reads_the_wifi_page_in_german_and_it_fits(
+    served: str,
+    browser: Any,
+    tmp_path: Path,
+    view: str,
+    size: tuple[int, int],
+    scheme: str,
+) -> None:
+    """German words are long: the page with the most words (the networks listed, the join
+    form open, a refusal from the box said) fits and passes axe, in the box's words."""
+    from playwright.sync_api import expect
+
+    # bypass_csp lets the test inject axe-core; the page's own rules stay
+    context = browser.new_context(locale="de-DE", color_scheme=scheme, bypass_csp=True)
+    page = phone(browser, served, context, size=size)
+    as_owner(page, served, tmp_path / "data")
+    page.goto(served + "/wifi")
+    expect(page.locator("#wifi-said")).to_have_text("Die Box ist im WLAN Home.")
+    expect(page.locator("#wifi-own")).to_contain_text("Ihr eigenes WLAN heißt Mandala-")
+    page.click("#wifi-scan")
+    expect(page.locator("#scan-said")).to_have_text("3 in Reichweite; wähle eins.")
+    expect(page.locator("#wifi-networks li").first).to_contain_text("starkes Signal (82 %)")
+    page.click('button[data-choose="Cabin: upstairs"]')
+    expect(page.locator("#wifi-join-button")).to_have_text("Mit Cabin: upstairs verbinden")
+    page.fill("#wifi-password", "wrong-one")
+    page.click("#wifi-join-button")
+    expect(page.locator("#wifi-outcome")).to_have_text(
+        "Das hat nicht geklappt: 'Cabin: upstairs' hat das Passwort nicht angenommen; prüfe "
+        "es (Großbuchstaben zählen) und versuch es noch einmal.",
+        timeout=60_000,
+    )
+    page.click("#wifi-scan")
+    page.click('button[data-choose="Cabin: upstairs"]')
+    expect(page.locator("#wifi-networks li")).to_have_count(3)
+    expect(page.locator("#wifi-form")).to_be_visible()
+    shot(page, f"wifi-de-{view}")
+    assert rules_broken(page, on_phone=size[0] < 600) == []
+    assert page.errors == []
+    context.close()

@@ -4,7 +4,7 @@
    closed), so the page follows /api/wifi until the change has ended and says how. */
 "use strict";
 (() => {
-  const { el, api, data } = Panel;
+  const { el, api, data, t, phraseText } = Panel;
   const $ = (id) => document.getElementById(id);
   let chosen = null;  // the network the form joins: { ssid, security, known }
   let known = [];
@@ -16,16 +16,17 @@
   }
 
   function strength(signal) {
-    const word = signal >= 67 ? "strong" : signal >= 34 ? "fair" : "weak";
-    return `${word} signal (${signal}%)`;
+    if (signal >= 67) return t("strong signal ({signal}%)", { signal });
+    if (signal >= 34) return t("fair signal ({signal}%)", { signal });
+    return t("weak signal ({signal}%)", { signal });
   }
 
   function describe(state) {
-    if (!state.running) return "NetworkManager is not running on the box, so it cannot change its Wi-Fi.";
-    if (!state.device) return "The box has no Wi-Fi device.";
-    if (state.access_point) return `The box is its own Wi-Fi now: ${state.own_network.ssid}.`;
-    if (state.connection) return `The box is on the Wi-Fi ${state.connection}.`;
-    return "The box is on no Wi-Fi now.";
+    if (!state.running) return t("NetworkManager is not running on the box, so it cannot change its Wi-Fi.");
+    if (!state.device) return t("The box has no Wi-Fi device.");
+    if (state.access_point) return t("The box is its own Wi-Fi now: {ssid}.", { ssid: state.own_network.ssid });
+    if (state.connection) return t("The box is on the Wi-Fi {name}.", { name: state.connection });
+    return t("The box is on no Wi-Fi now.");
   }
 
   // The panel's address on another host name, by this page's own scheme and port.
@@ -35,19 +36,18 @@
 
   function doingText(doing) {
     if (doing.action === "join") {
-      return `Joining ${doing.ssid}… This phone may lose the box now: join ${doing.ssid} on ` +
-        `this phone too, then open ${here(data.hostname + ".local")}/wifi. If the box cannot join, ` +
-        "it opens its own Wi-Fi again.";
+      return t("Joining {ssid}… This phone may lose the box now: join {ssid} on this phone too, then open {url}/wifi. If the box cannot join, it opens its own Wi-Fi again.",
+        { ssid: doing.ssid, url: here(data.hostname + ".local") });
     }
-    if (doing.action === "access_point") return "Opening the box's own Wi-Fi… This phone may lose the box for a moment.";
-    return "Stopping the box's own Wi-Fi… The box joins a network it knows.";
+    if (doing.action === "access_point") return t("Opening the box's own Wi-Fi… This phone may lose the box for a moment.");
+    return t("Stopping the box's own Wi-Fi… The box joins a network it knows.");
   }
 
   function show(state) {
     $("wifi-said").textContent = describe(state);
     const own = state.own_network;
-    tell($("wifi-own"), `Its own Wi-Fi is ${own.ssid}, password ${own.password}. A phone that ` +
-      `joins it is shown this panel, or open ${here(own.address)}/.`, "info");
+    tell($("wifi-own"), t("Its own Wi-Fi is {ssid}, password {password}. A phone that joins it is shown this panel, or open {url}/.",
+      { ssid: own.ssid, password: own.password, url: here(own.address) }), "info");
     const outcome = $("wifi-outcome");
     if (state.doing) {
       // The change says how it goes up here; the networks seen before may be gone after it.
@@ -57,7 +57,11 @@
       $("wifi-networks").replaceChildren();
       $("scan-said").textContent = "";
     }
-    else if (state.last) tell(outcome, (state.last.ok ? "Done: " : "It did not work: ") + state.last.message + ".", state.last.ok ? "ok" : "error");
+    else if (state.last) {
+      const message = state.last.phrase ? phraseText(state.last.phrase) : state.last.message;
+      tell(outcome, state.last.ok ? t("Done: {message}.", { message })
+        : t("It did not work: {message}.", { message }), state.last.ok ? "ok" : "error");
+    }
     else tell(outcome, "");
     const usable = state.running && !!state.device;
     $("wifi-join").hidden = !usable;
@@ -66,13 +70,13 @@
     $("ap-open").hidden = state.access_point;
     $("ap-close").hidden = !state.access_point;
     $("ap-explain").textContent = state.access_point
-      ? `The box stays its own Wi-Fi (${own.ssid}) until you join a network here or stop it.`
-      : "The box can be its own Wi-Fi: phones join it and open the panel, with no router and no internet.";
+      ? t("The box stays its own Wi-Fi ({ssid}) until you join a network here or stop it.", { ssid: own.ssid })
+      : t("The box can be its own Wi-Fi: phones join it and open the panel, with no router and no internet.");
     known = state.known;
     $("known-list").replaceChildren(...known.map((name) => el("li", {},
-      el("span", { text: name + (name === state.connection ? " (in use)" : "") }),
-      el("button", { type: "button", "data-forget": name, text: `Forget ${name}` }))));
-    if (!known.length) $("known-list").replaceChildren(el("li", {}, el("span", { text: "None yet." })));
+      el("span", { text: name === state.connection ? t("{name} (in use)", { name }) : name }),
+      el("button", { type: "button", "data-forget": name, text: t("Forget {name}", { name }) }))));
+    if (!known.length) $("known-list").replaceChildren(el("li", {}, el("span", { text: t("None yet.") })));
   }
 
   /* Answers may come back out of order: the page shows only the newest asked, and follows
@@ -93,13 +97,13 @@
 
   function choose(network) {
     chosen = network;
-    $("join-title").textContent = `Join ${network.ssid}`;
+    $("join-title").textContent = t("Join {ssid}", { ssid: network.ssid });
     const open = network.security === "open";
     const saved = known.includes(network.ssid);
     $("password-row").hidden = open;
     $("wifi-password").value = "";
-    $("wifi-password").placeholder = saved ? "leave empty to use the one it knows" : "";
-    $("wifi-join-button").textContent = `Join ${network.ssid}`;
+    $("wifi-password").placeholder = saved ? t("leave empty to use the one it knows") : "";
+    $("wifi-join-button").textContent = t("Join {ssid}", { ssid: network.ssid });
     tell($("join-said"), "");
     $("wifi-form").hidden = false;
     (open ? $("wifi-join-button") : $("wifi-password")).focus();
@@ -107,20 +111,24 @@
 
   $("wifi-scan").addEventListener("click", async () => {
     const said = $("scan-said");
-    said.textContent = "looking…";
+    said.textContent = t("looking…");
     try {
       const answer = await api("GET", "/api/wifi/networks");
-      said.textContent = answer.networks.length ? `${answer.networks.length} in reach; choose one.` : "No network in reach.";
+      said.textContent = answer.networks.length
+        ? t("{count} in reach; choose one.", { count: answer.networks.length })
+        : t("No network in reach.");
       $("wifi-networks").replaceChildren(...answer.networks.map((n) => el("li", {},
-        el("span", { text: n.ssid + (n.in_use ? " (in use)" : "") }),
-        el("small", { text: `${strength(n.signal)}, ${n.security === "open" ? "open, no password" : "needs a password"}` }),
-        el("button", { type: "button", "data-choose": n.ssid, text: `Choose ${n.ssid}` }))));
+        el("span", { text: n.in_use ? t("{name} (in use)", { name: n.ssid }) : n.ssid }),
+        el("small", { text: n.security === "open"
+          ? t("{signal}, open, no password", { signal: strength(n.signal) })
+          : t("{signal}, needs a password", { signal: strength(n.signal) }) }),
+        el("button", { type: "button", "data-choose": n.ssid, text: t("Choose {ssid}", { ssid: n.ssid }) }))));
       $("wifi-networks").onclick = (event) => {
         const button = event.target.closest && event.target.closest("[data-choose]");
         if (button) choose(answer.networks.find((n) => n.ssid === button.getAttribute("data-choose")));
       };
     } catch (error) {
-      said.textContent = `Could not look: ${error.message}`;
+      said.textContent = t("Could not look: {error}", { error: error.message });
     }
   });
 
@@ -134,7 +142,7 @@
     const password = $("wifi-password").value;
     const needs = chosen.security !== "open" && !known.includes(chosen.ssid);
     if (needs && password.length < 8) {
-      tell($("join-said"), "A Wi-Fi password has at least 8 characters.");
+      tell($("join-said"), t("A Wi-Fi password has at least 8 characters."));
       $("wifi-password").focus();
       return;
     }
@@ -143,7 +151,7 @@
       $("wifi-form").hidden = true;
       await refresh();
     } catch (error) {
-      tell($("join-said"), `Not joined: ${error.message}`);
+      tell($("join-said"), t("Not joined: {error}", { error: error.message }));
     }
   });
 
@@ -152,7 +160,7 @@
       await api("POST", "/api/wifi/access-point", { open });
       await refresh();
     } catch (error) {
-      tell($("ap-said"), `Nothing was changed: ${error.message}`);
+      tell($("ap-said"), t("Nothing was changed: {error}", { error: error.message }));
     }
   }
   $("ap-open").addEventListener("click", () => accessPoint(true));
@@ -164,16 +172,16 @@
     const name = button.getAttribute("data-forget");
     try {
       await api("POST", "/api/wifi/forget", { name });
-      tell($("known-said"), `Forgot ${name}: the box no longer joins it.`, "ok");
+      tell($("known-said"), t("Forgot {name}: the box no longer joins it.", { name }), "ok");
       await refresh();
     } catch (error) {
-      tell($("known-said"), `Not forgotten: ${error.message}`);
+      tell($("known-said"), t("Not forgotten: {error}", { error: error.message }));
     }
   });
 
   refresh().catch((error) => {
     if (error.code === "owner_required") {
-      $("wifi-said").textContent = "Only the box's owner changes its Wi-Fi: become the owner on the home page (Owner).";
+      $("wifi-said").textContent = t("Only the box's owner changes its Wi-Fi: become the owner on the home page (Owner).");
     } else {
       $("wifi-said").textContent = error.message;
     }

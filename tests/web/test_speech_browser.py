@@ -49,6 +49,7 @@ STUB = """
   };
   Object.defineProperty(window, "speechSynthesis", { value: synth, configurable: true });
   window.spoken = spoken;
+  window.utterances = said;  // each one's lang too (test_german_browser)
 })();
 """
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, Self, TypeVar
 
-from companion.phrases import Phrase
+from companion.phrases import Phrase, say
 
 JSON = Any  # a value as json.loads returns it
 
@@ -39,9 +39,14 @@ class MandalaError(Exception):
         error.phrase = phrase
         return error
 
-    def at(self, where: str) -> Self:
-        """Return the same kind of error with ``where`` put in front of the message."""
-        return type(self)(f"{where}: {self}")
+    def at(self, where: str | Phrase) -> Self:
+        """Return the same kind of error with ``where`` put in front of the message (its
+        words too, when it has them: ``where`` may be words, e.g. :func:`step_at`)."""
+        shown = where.english() if isinstance(where, Phrase) else where
+        found = type(self)(f"{shown}: {self}")
+        if self.phrase is not None:
+            found.phrase = say("{where}: {reason}", where=where, reason=self.phrase)
+        return found
 
 
 class RecordError(MandalaError, ValueError):
@@ -117,12 +122,37 @@ def replay(engine: Engine, record: JSON) -> Any:
         try:
             state = engine.apply(state, engine.parse_action(state, obj))
         except GAME_ERRORS as error:
-            raise error.at(f"{engine.STEP_WORD} {number}") from error
+            raise error.at(step_at(engine.STEP_WORD, number)) from error
     return state
+
+
+def step_at(word: str, number: int) -> Phrase:
+    """How an error names step ``number`` of a record whose steps are ``word``s (an engine's
+    ``STEP_WORD``): ``turn 4``, in the reader's language."""
+    if word == "turn":
+        return say("turn {number}", number=number)
+    if word == "pick":
+        return say("pick {number}", number=number)
+    if word == "action":
+        return say("action {number}", number=number)
+    return say("{word} {number}", word=word, number=number)  # a kind without its words yet
 
 
 # Field checks shared by the engines' parsers. ``where`` is the key path shown to people,
 # e.g. "seats[1].corner"; the messages quote the offending value.
+#
+# Which refusals stay English (issue 27: only the words people meet in normal use come from
+# the catalogue; the command line and the logs are English anyway):
+# - these field checks and every other RecordError of a record's shape (a missing key, a
+#   wrong type, ring 11, a malformed board or data file, a step that is not JSON): the panel
+#   never sends them; a person meets them only in a hand-made record or request;
+# - the refusals a page's script reads by their English words and says in its own: a stale
+#   version (panel.js, rings.js), a new game's seats (home.js: a corner, colour or name
+#   taken, the seat counts, "seats[i]: ..."), a ring's offset (calibrate.js), a board that
+#   cannot be saved or its file name (editor.js);
+# - the ring board's live reasons (``explain``, the confirm blocker: the live view's words,
+#   not errors), the card game's undo reasons, Stones' eligibility reasons and colour scores;
+# - the box's backups and releases (``BackupRefused``, ``ReleaseRefused``: the box's words).
 
 T = TypeVar("T")
 

@@ -37,6 +37,7 @@ from companion.games.base import (
     get,
     join,
 )
+from companion.phrases import say
 
 KIND = "icehouse"
 ACTIONS_KEY = "picks"
@@ -322,15 +323,24 @@ def check_pick(state: State, pick: Pick) -> int:
     """
     seat = state.to_move
     if seat is None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction.said(say("the game is over"))
     index = pick.index
     if not 0 <= index < PATH_LENGTH:
         raise IllegalAction(f"index {index} is out of range 0..{PATH_LENGTH - 1}")
     name, pawn = state.seats[seat], state.pawns[seat]
     if index < pawn:
-        raise IllegalAction(f"{name} cannot pick {index}: it is behind the pawn at {pawn}")
+        raise IllegalAction.said(
+            say(
+                "{name} cannot pick {index}: it is behind the pawn at {pawn}",
+                name=name,
+                index=index,
+                pawn=pawn,
+            )
+        )
     if state.places[index] != ON_PATH:
-        raise IllegalAction(f"{name} cannot pick {index}: the place is empty")
+        raise IllegalAction.said(
+            say("{name} cannot pick {index}: the place is empty", name=name, index=index)
+        )
     return seat
 
 

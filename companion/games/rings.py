@@ -39,6 +39,7 @@ from companion.games.base import (
     join,
     type_name,
 )
+from companion.phrases import Phrase, say
 
 KIND = "rings"
 ACTIONS_KEY = "turns"
@@ -46,6 +47,14 @@ STEP_WORD = "turn"
 
 COLOURS = ("red", "blue", "green", "yellow", "brown")
 """The five dice colours; each colours exactly two rings."""
+COLOUR_WORDS = {
+    "red": say("red"),
+    "blue": say("blue"),
+    "green": say("green"),
+    "yellow": say("yellow"),
+    "brown": say("brown"),
+}
+"""Each dice colour's name as people read it (the refusals' words)."""
 RINGS = 10
 """Rings on the board: 0 is the outermost, 9 the innermost."""
 INNER = RINGS - 1
@@ -117,6 +126,11 @@ class Board:
             entrances=sum(1 << s for s in self.entrances),
             faces=frozenset(self.dice),
         )
+
+
+def _colour(colour: str) -> Phrase | str:
+    """A ring colour's name as people read it (a board's own colour as it is)."""
+    return COLOUR_WORDS.get(colour, colour)
 
 
 def _text(value: object) -> str:
@@ -815,8 +829,13 @@ def _check_dice(state: State, dice: Mapping[str, int]) -> None:
     for colour, value in zip(COLOURS, values, strict=True):
         if value not in faces:
             shown = ", ".join(str(f) for f in sorted(faces))
-            raise IllegalAction(
-                f"the {colour} die shows {_text(value)}, not a face of this board's dice ({shown})"
+            raise IllegalAction.said(
+                say(
+                    "the {colour} die shows {value}, not a face of this board's dice ({faces})",
+                    colour=_colour(colour),
+                    value=_text(value),
+                    faces=shown,
+                )
             )
 
 
@@ -836,7 +855,7 @@ def parse_dice(state: State, value: JSON) -> dict[str, int]:
 def _turned_offsets(state: State, turn: Turn) -> tuple[int, ...]:
     """Check a turn's dice and rotations against section 3.2; return the new offsets."""
     if state.to_move is None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction.said(say("the game is over"))
     dice = turn.dice
     _check_dice(state, dice)
     tables = state.board.tables
@@ -850,20 +869,37 @@ def _turned_offsets(state: State, turn: Turn) -> tuple[int, ...]:
         if not 0 <= ring < RINGS:
             raise RecordError(f"ring {ring} is out of 0..{RINGS - 1}")
         colour = tables.ring_colour[ring]
+        named = _colour(colour)
         if ring in rings:
-            raise IllegalAction(f"ring {ring} ({colour}) turned twice")
+            raise IllegalAction.said(
+                say("ring {ring} ({colour}) turned twice", ring=ring, colour=named)
+            )
         rings.add(ring)
         if ring in locked:
-            raise IllegalAction(f"ring {ring} ({colour}) is locked")
+            raise IllegalAction.said(
+                say("ring {ring} ({colour}) is locked", ring=ring, colour=named)
+            )
         value = dice[colour]
         if value == 0:
-            raise IllegalAction(f"the {colour} die shows 0 but ring {ring} ({colour}) turned")
+            raise IllegalAction.said(
+                say(
+                    "the {colour} die shows 0 but ring {ring} ({colour}) turned",
+                    ring=ring,
+                    colour=named,
+                )
+            )
         if steps not in (value, -value):
-            raise IllegalAction(
-                f"ring {ring} ({colour}) turned {steps} but the {colour} die shows {value}"
+            raise IllegalAction.said(
+                say(
+                    "ring {ring} ({colour}) turned {steps} but the {colour} die shows {value}",
+                    ring=ring,
+                    colour=named,
+                    steps=steps,
+                    value=value,
+                )
             )
         if colour in turned:
-            raise IllegalAction(f"both {colour} rings turned")
+            raise IllegalAction.said(say("both {colour} rings turned", colour=named))
         turned.add(colour)
         offsets[ring] = (offsets[ring] + steps) % spokes
     for colour in COLOURS:
@@ -871,7 +907,13 @@ def _turned_offsets(state: State, turn: Turn) -> tuple[int, ...]:
         if value and colour not in turned:
             first, second = tables.colour_rings[colour]
             if first not in locked or second not in locked:
-                raise IllegalAction(f"the {colour} die shows {value} but no {colour} ring turned")
+                raise IllegalAction.said(
+                    say(
+                        "the {colour} die shows {value} but no {colour} ring turned",
+                        colour=_colour(colour),
+                        value=value,
+                    )
+                )
     return tuple(offsets)
 
 
@@ -1034,7 +1076,7 @@ def _play(state: State, offsets: tuple[int, ...], log: list[Event] | None) -> St
     """Play the advance, the entry and the end of a turn with the rings at ``offsets``."""
     mover = state.to_move
     if mover is None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction.said(say("the game is over"))
     turn = _Turn(state, mover, offsets, log)
     for ring, spoke in turn.movers_pegs():
         turn.advance(ring, spoke)

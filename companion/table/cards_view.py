@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from companion.games import cards
 from companion.games.base import GAME_ERRORS, JSON, RecordError
 from companion.games.cards.model import RIVER_SPACES
+from companion.phrases import say
 from companion.table.errors import Conflict, Forbidden, NotFound
 from companion.table.seats import HOST, GameTokens, Viewer, digest, new_token
 
@@ -108,7 +109,9 @@ def check_turn(state: cards.State, tokens: GameTokens, viewer: Viewer) -> None:
     if actor is None or tokens.holds(viewer, actor):
         return
     name = state.seats[actor]
-    raise Forbidden(f"it is {name}'s turn: only the phone that took {name}'s seat may act")
+    raise Forbidden.said(
+        say("it is {name}'s turn: only the phone that took {name}'s seat may act", name=name)
+    )
 
 
 def check_undo(
@@ -123,7 +126,7 @@ def check_undo(
     if state.mode != "play" or not actions:
         return
     if tokens.seat_of(viewer) is None:
-        raise Forbidden("undo in a game with hidden hands needs the seat token of a seat")
+        raise Forbidden.said(say("undo in a game with hidden hands needs the seat token of a seat"))
     reason = undo_reason(states, actions, tokens, viewer)
     if reason is not None:
         raise Conflict(f"cannot undo: {reason}")
@@ -135,7 +138,7 @@ def check_delete(state: cards.State, tokens: GameTokens, viewer: Viewer) -> None
     :raises Forbidden: without the host token, while the game hides cards.
     """
     if hidden(state) and not tokens.is_host(viewer):
-        raise Forbidden("only the host (the phone that created this game) may delete it")
+        raise Forbidden.said(say("only the host (the phone that created this game) may delete it"))
 
 
 def seat_number(state: cards.State, seat: int) -> int:
@@ -144,7 +147,9 @@ def seat_number(state: cards.State, seat: int) -> int:
     :raises NotFound: no such seat. :raises Conflict: a tracked table has no seats to take.
     """
     if state.mode != "play":
-        raise Conflict("this game tracks a real table: nothing is hidden, no seat to take")
+        raise Conflict.said(
+            say("this game tracks a real table: nothing is hidden, no seat to take")
+        )
     if not 0 <= seat < len(state.seats):
         raise NotFound(f"no seat {seat}: the seats are 0 and 1")
     return seat
@@ -163,7 +168,13 @@ def token_to_give(state: cards.State, tokens: GameTokens, seat: int, viewer: Vie
         if GameTokens({seat: stored}).holds(Viewer((token,)), seat):
             return token
     name = state.seats[seat]
-    raise Forbidden(f"seat {seat} ({name}) is taken by another phone; the host may free it")
+    raise Forbidden.said(
+        say(
+            "seat {seat} ({name}) is taken by another phone; the host may free it",
+            seat=seat,
+            name=name,
+        )
+    )
 
 
 def check_free(state: cards.State, tokens: GameTokens, seat: int, viewer: Viewer) -> None:
@@ -173,7 +184,9 @@ def check_free(state: cards.State, tokens: GameTokens, seat: int, viewer: Viewer
     """
     seat_number(state, seat)
     if not tokens.is_host(viewer):
-        raise Forbidden("only the host (the phone that created this game) may free a seat")
+        raise Forbidden.said(
+            say("only the host (the phone that created this game) may free a seat")
+        )
 
 
 def undo_seat(before: cards.State, tokens: GameTokens, viewer: Viewer) -> int | None:

@@ -36,6 +36,7 @@ from typing import Any, Protocol
 
 from companion.games.base import JSON, MandalaError
 from companion.games.rings import COLOURS, Rotation, State
+from companion.phrases import say
 from companion.table import led_scenes, live
 from companion.table.adapters import adapter
 from companion.table.adapters.rings import COMPUTER, HINTS
@@ -309,7 +310,7 @@ class ComputerSeats:
         :raises Conflict: when no computer seat of this game is waiting.
         """
         if game.id not in self.paused or self._waiting_seat(game) is None:
-            raise Conflict("no computer seat is waiting to play in this game")
+            raise Conflict.said(say("no computer seat is waiting to play in this game"))
         self.paused.discard(game.id)
 
     def _waiting_seat(self, game: Game) -> str | None:
@@ -408,12 +409,14 @@ def hints(table: SeatHost, game_id: str, top: int = 3) -> dict[str, JSON]:
         if game.error is not None or not adapter(game.kind).ring_board:
             raise Conflict(f"game {game.id} is not a ring-board game: no hints")
         if game.over:
-            raise Conflict("the game is over")
+            raise Conflict.said(say("the game is over"))
         return game.state, game.dice, str(game.state.seats[game.state.to_move].name)
 
     state, dice, seat = table.call(snapshot)
     if dice is None:
-        raise Conflict("enter or roll the dice first: the hints are for the roll on the table")
+        raise Conflict.said(
+            say("enter or roll the dice first: the hints are for the roll on the table")
+        )
     from companion.players import rings as players  # on first use: not at start-up
 
     options = players.advise(state, dice, top)

@@ -26,6 +26,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
+from companion.phrases import say
 from companion.table.errors import Conflict
 
 Item = dict[str, Any] | Callable[[Any], dict[str, Any]]
@@ -126,16 +127,23 @@ class Hub:
         key = None if client is None else client_key(client)
         with self._lock:
             if self._stopped:
-                raise Conflict("the companion is stopping; reconnect in a moment")
+                raise Conflict.said(say("the companion is stopping; reconnect in a moment"))
             held = Counter(s.client for s in self._subscriptions)
             if key is not None and held[key] >= PER_CLIENT:
-                raise Conflict(
-                    f"too many live streams from {client}: it holds {PER_CLIENT}; "
-                    "close a page of the panel and retry"
+                raise Conflict.said(
+                    say(
+                        "too many live streams from {client}: it holds {count}; "
+                        "close a page of the panel and retry",
+                        client=str(client),
+                        count=PER_CLIENT,
+                    )
                 )
             if len(self._subscriptions) >= self._limit:
-                raise Conflict(
-                    f"too many live streams: {self._limit} are open; close one and retry"
+                raise Conflict.said(
+                    say(
+                        "too many live streams: {count} are open; close one and retry",
+                        count=self._limit,
+                    )
                 )
             subscription = Subscription(self, first, viewer, key)
             self._subscriptions.append(subscription)

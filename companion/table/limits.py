@@ -13,6 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from companion.phrases import say
 from companion.table.errors import TableError
 from companion.table.hub import client_key
 
@@ -54,11 +55,16 @@ class CreateRate:
         times = self._recent(client_key(client), now)
         if len(times) >= self.limit:
             wait = max(1, math.ceil(times[0] + self.window - now))
-            raise TooManyRequests(
-                f"too many new games from {client}: {self.limit} in the last minute; "
-                f"try again in {wait} s",
-                wait,
+            said = say(
+                "too many new games from {client}: {limit} in the last minute; "
+                "try again in {wait} s",
+                client=client,
+                limit=self.limit,
+                wait=wait,
             )
+            refused = TooManyRequests(said.english(), wait)
+            refused.phrase = said
+            raise refused
 
     def record(self, client: str) -> None:
         """Count one game ``client`` created now."""

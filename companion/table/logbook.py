@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from companion.games.base import JSON, RecordError
+from companion.phrases import say
 from companion.table import logbook_stats, logbook_store, play_series
 from companion.table.adapters import adapter
 from companion.table.errors import Conflict, NotFound, StorageError
@@ -135,7 +136,9 @@ def player_name(value: object) -> str:
         raise RecordError(f"name: expected a player's name, got {value!r}")
     name = " ".join(value.split())
     if len(name) > MAX_NAME:
-        raise RecordError(f"name: at most {MAX_NAME} characters, got {len(name)}")
+        raise RecordError.said(
+            say("name: at most {most} characters, got {count}", most=MAX_NAME, count=len(name))
+        )
     return name
 
 
@@ -231,7 +234,7 @@ class Logbook:
         :raises NotFound: either player is unknown. :raises RecordError: the same player twice.
         """
         if one == other:
-            raise RecordError("versus: pick another player than the player themselves")
+            raise RecordError.said(say("versus: pick another player than the player themselves"))
         self.player(one)
         self.player(other)
         return self._run(lambda db: logbook_stats.head_to_head(db, one, other))
@@ -251,10 +254,20 @@ class Logbook:
             holder = logbook_store.owner_of_name(db, new)
             if holder is not None and holder != player_id:
                 other = logbook_store.player(db, holder)
-                raise Conflict(
-                    f"the name {new!r} is already {other.name if other else 'taken'}'s; "
-                    "merge the two players instead if they are one person"
-                )
+                if other is None:
+                    taken = say(
+                        "the name {name} is already taken's; "
+                        "merge the two players instead if they are one person",
+                        name=repr(new),
+                    )
+                else:
+                    taken = say(
+                        "the name {name} is already {other}'s; "
+                        "merge the two players instead if they are one person",
+                        name=repr(new),
+                        other=other.name,
+                    )
+                raise Conflict.said(taken)
             with self._store().transaction("rename player") as inside:
                 logbook_store.rename_player(inside, player_id, new)
 
@@ -268,7 +281,7 @@ class Logbook:
         :raises NotFound: either player is unknown.
         """
         if gone == into:
-            raise Conflict("a player cannot be merged into themselves")
+            raise Conflict.said(say("a player cannot be merged into themselves"))
         self.player(gone)
         self.player(into)
 
@@ -278,7 +291,12 @@ class Logbook:
                     raise NotFound(f"no player {player_id}")
             shared = logbook_store.shared_play(db, gone, into)
             if shared is not None:
-                raise Conflict(f"both players sat at game {shared}: they are two people, not one")
+                raise Conflict.said(
+                    say(
+                        "both players sat at game {game}: they are two people, not one",
+                        game=shared,
+                    )
+                )
             with self._store().transaction("merge players") as inside:
                 logbook_store.merge_players(inside, gone, into)
 

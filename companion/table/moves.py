@@ -11,6 +11,7 @@ import secrets
 from pathlib import Path
 
 from companion.games.base import GAME_ERRORS, JSON, RecordError, as_dict
+from companion.phrases import Phrase, say
 from companion.table import clock, create, live, logbook, steps
 from companion.table.adapters import adapter
 from companion.table.computer import ComputerSeats
@@ -154,7 +155,7 @@ class Moves:
         if game.error is not None:
             raise Conflict(f"game {game.id} {game.error}")
         if not game.actions:
-            raise Conflict(f"nothing to undo: no {game.engine.STEP_WORD} yet")
+            raise Conflict.said(nothing_to_undo(game.engine.STEP_WORD))
         kind_adapter = adapter(game.kind)
         kind_adapter.check_undo(game, self.state.tokens_of(game), viewer or Viewer())
         dice, source = kind_adapter.undone_dice(game.actions[-1])
@@ -217,10 +218,24 @@ def export(game: Game) -> dict[str, JSON]:
     """The game's record. :raises Forbidden: it hides the seats' hands and is not over."""
     kind_adapter = adapter(game.kind)
     if kind_adapter.is_hidden(game):
-        raise Forbidden(
-            f"game {game.id} hides the seats' hands: its record is exported once it is over"
+        raise Forbidden.said(
+            say(
+                "game {id} hides the seats' hands: its record is exported once it is over",
+                id=game.id,
+            )
         )
     return kind_adapter.export(game)
+
+
+def nothing_to_undo(word: str) -> Phrase:
+    """The refusal of an undo before the first step (``word``: the engine's ``STEP_WORD``)."""
+    if word == "turn":
+        return say("nothing to undo: no turn yet")
+    if word == "pick":
+        return say("nothing to undo: no pick yet")
+    if word == "action":
+        return say("nothing to undo: no action yet")
+    return say("nothing to undo: no {word} yet", word=word)  # a kind without its words yet
 
 
 def _check_version(game: Game, version: object) -> None:

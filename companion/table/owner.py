@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from companion.phrases import say
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
 from companion.table.schema import SCHEMA_VERSION, OwnerRow, describe_sqlite_error, schema_version
 from companion.table.seats import digest, new_token
@@ -55,10 +56,11 @@ MAX_WAITING = 16
 MAX_LABEL = 60
 CODE_DIGITS = 8
 
-HOW_TO = (
+HOW_TO_WORDS = say(
     "to become the owner, open Owner on the home page and press the box's done button when "
     "it asks, or enter the code that `mandala pair` prints on the box"
 )
+HOW_TO = HOW_TO_WORDS.english()
 
 
 class OwnerRequired(Forbidden):
@@ -232,9 +234,12 @@ class OwnerRole:
         key = digest(request)
         found = self._waiting.get(key)
         if found is None:
-            raise Forbidden(
-                "this request to become the owner is unknown or has expired; ask again and "
-                f"press the box's done button within {BUTTON_SECONDS} seconds"
+            raise Forbidden.said(
+                say(
+                    "this request to become the owner is unknown or has expired; ask again and "
+                    "press the box's done button within {seconds} seconds",
+                    seconds=BUTTON_SECONDS,
+                )
             )
         if found.refused is not None:
             del self._waiting[key]
@@ -254,13 +259,18 @@ class OwnerRole:
         if self._wrong >= MAX_WRONG_CODES:
             self._wrong = 0
             store.clear_pair_codes()
-            raise Forbidden(
-                f"that code is wrong; after {MAX_WRONG_CODES} wrong codes every code was "
-                "cancelled: run `mandala pair` on the box again"
+            raise Forbidden.said(
+                say(
+                    "that code is wrong; after {count} wrong codes every code was "
+                    "cancelled: run `mandala pair` on the box again",
+                    count=MAX_WRONG_CODES,
+                )
             )
-        raise Forbidden(
-            "that code is wrong, used or expired (a code works once, for 10 minutes): "
-            "run `mandala pair` on the box for a new one"
+        raise Forbidden.said(
+            say(
+                "that code is wrong, used or expired (a code works once, for 10 minutes): "
+                "run `mandala pair` on the box for a new one"
+            )
         )
 
     def _grant(self, label: str, how: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from companion.games import rings
 from companion.games.base import JSON, RecordError, as_int
+from companion.phrases import say
 from companion.table import led_scenes, live
 from companion.table.board_parts import (
     BoardHardware,
@@ -241,7 +242,7 @@ class RingBoard:
     def accept_offsets(self) -> None:
         """The seat accepts the sensed offsets. :raises Conflict: no re-sync in progress."""
         if self.resync is None:
-            raise Conflict("nothing to accept: no re-sync is in progress")
+            raise Conflict.said(say("nothing to accept: no re-sync is in progress"))
         self.resync = None
 
     def take_off(self) -> None:
@@ -427,7 +428,9 @@ class RingBoard:
         if hardware is None:
             raise Conflict("no ring board is attached")
         if not hardware.emulated or hardware.turner is None:
-            raise Forbidden("emulator controls work only in emulation, not on real hardware")
+            raise Forbidden.said(
+                say("emulator controls work only in emulation, not on real hardware")
+            )
         return hardware.turner
 
     def emulator_turn(self, ring: int, detents: int) -> dict[str, JSON]:

@@ -6,7 +6,7 @@ when the journal refuses it (nothing changes on a full disk) or for an undo.
 
 from __future__ import annotations
 
-from companion.games.base import GAME_ERRORS, JSON
+from companion.games.base import GAME_ERRORS, JSON, step_at
 from companion.table.adapters import adapter
 from companion.table.game import Game
 
@@ -22,7 +22,7 @@ def play(game: Game, obj: JSON) -> None:
         action = engine.parse_action(game.state, obj)
         new_state, notes = adapter(game.kind).play(engine, game.state, action)
     except GAME_ERRORS as error:
-        raise error.at(f"{engine.STEP_WORD} {number}") from error
+        raise error.at(step_at(engine.STEP_WORD, number)) from error
     game.actions.append(engine.action_to_json(action))
     game.states.append(new_state)
     game.notes.append(notes)

@@ -15,6 +15,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from companion.phrases import say
 from companion.table.board_parts import RingReportLike
 from companion.table.errors import Conflict
 
@@ -115,8 +116,11 @@ class Worker:
         try:
             return future.result(timeout=CALL_TIMEOUT)
         except TimeoutError as error:
-            raise Conflict(
-                f"the table service did not answer within {CALL_TIMEOUT:.0f} s; try again"
+            raise Conflict.said(
+                say(
+                    "the table service did not answer within {seconds} s; try again",
+                    seconds=f"{CALL_TIMEOUT:.0f}",
+                )
             ) from error
 
     def when_ring(self, report: RingReportLike) -> None:

@@ -6,6 +6,7 @@ from flask import Blueprint, Response, jsonify
 
 from companion.games.base import as_int, check_keys, get
 from companion.games.rings import RINGS
+from companion.phrases import say
 from companion.table import NotFound
 from companion.web.context import json_body, table
 from companion.web.owner import owner_only
@@ -32,7 +33,7 @@ def board() -> Response:
 
 
 @blueprint.post("/board/zero")
-@owner_only("zero the rings")
+@owner_only(say("zero the rings"))
 def zero() -> Response:
     check_keys(json_body(empty={}), "request body", ())
     table().zero_rings()
@@ -40,7 +41,7 @@ def zero() -> Response:
 
 
 @blueprint.post("/board/rings/<int:ring>/offset")
-@owner_only("set a ring")
+@owner_only(say("set a ring"))
 def set_offset(ring: int) -> Response:
     body = json_body()
     check_keys(body, "request body", ("offset",))

@@ -82,7 +82,7 @@ def get_board(name: str) -> Response:
 
 
 @blueprint.post("")
-@owner_only("save a board")
+@owner_only(say("save a board"))
 def save_board() -> tuple[Response, int]:
     body = json_body()
     check_keys(body, "request body", ("file", "board"), ("overwrite",))

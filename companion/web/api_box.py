@@ -32,6 +32,7 @@ from typing import Any, Final
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
+from companion.phrases import say
 from companion.table import backup, clock
 from companion.table.owner import phone_label
 from companion.table.rolling import FILES_LOCK
@@ -93,7 +94,7 @@ def status() -> Response:
 
 
 @blueprint.get("/api/box/backup")
-@owner_only("download a backup")
+@owner_only(say("download a backup"))
 def download() -> Response:
     with FILES_LOCK:
         data = backup.make_backup(data_dir())
@@ -105,14 +106,14 @@ def download() -> Response:
 
 
 @blueprint.get("/api/box/backups")
-@owner_only("see the kept backups")
+@owner_only(say("see the kept backups"))
 def kept() -> Response:
     return jsonify({"backups": [k.to_json() for k in backup.kept_backups(data_dir())]})
 
 
 @blueprint.post("/api/box/restore")
 @takes_file
-@owner_only("restore a backup")
+@owner_only(say("restore a backup"))
 def restore_upload() -> Response:
     request.max_content_length = RESTORE_MAX_BYTES
     data = request.get_data(cache=False)
@@ -122,7 +123,7 @@ def restore_upload() -> Response:
 
 
 @blueprint.post("/api/box/backups/<name>/restore")
-@owner_only("restore a backup")
+@owner_only(say("restore a backup"))
 def restore_kept(name: str) -> Response:
     json_body(empty={})
     return restored(backup.kept_backup(data_dir(), name).read_bytes())

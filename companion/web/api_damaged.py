@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from flask import Blueprint, Response, jsonify
 
+from companion.phrases import say
 from companion.web.context import table
 from companion.web.owner import owner_only
 
@@ -28,7 +29,7 @@ def listing() -> Response:
 
 
 @blueprint.delete("")
-@owner_only("dismiss the damaged-database warning")
+@owner_only(say("dismiss the damaged-database warning"))
 def dismiss() -> Response:
     cast(Any, table()).dismiss_damaged()
     return jsonify({"damaged": []})

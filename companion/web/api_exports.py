@@ -19,6 +19,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
+from companion.phrases import say
 from companion.table import Conflict, NotFound
 from companion.table import play_export as export
 from companion.table.adapters.result import Result
@@ -38,8 +39,11 @@ def finished(game_id: str) -> export.ExportPlay:
         return export.from_play(stored)
     result: Result | None = table().result(game_id)
     if result is None:
-        raise Conflict(
-            f"game {game_id!r} is not over yet: its play can be sent once it has a winner"
+        raise Conflict.said(
+            say(
+                "game {id} is not over yet: its play can be sent once it has a winner",
+                id=repr(game_id),
+            )
         )
     return export.from_result(game_id, result)
 

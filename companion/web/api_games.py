@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from companion.games.base import RecordError, as_dict, as_int, get
+from companion.phrases import say
 from companion.web.context import json_body, table
 from companion.web.owner import owner_only, owner_token, owners, require_owner
 from companion.web.viewer import host_cookie, keep_token, viewer
@@ -37,7 +38,7 @@ def page_number() -> int:
 def create_game() -> tuple[Response, int]:
     body = json_body()
     if "record" in body:
-        require_owner("import a game")
+        require_owner(say("import a game"))
     # Games a client creates per minute are capped; the owner's are not.
     is_owner = owners().owner_id(owner_token()) is not None
     counted = None if is_owner else request.remote_addr or "an unknown address"
@@ -67,7 +68,7 @@ def undo(game_id: str) -> Response:
 
 
 @blueprint.delete("/<game_id>")
-@owner_only("delete a game")
+@owner_only(say("delete a game"))
 def delete(game_id: str) -> Response:
     table().delete(game_id, viewer(game_id))
     return jsonify({"id": game_id, "deleted": True})

@@ -18,6 +18,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from companion.games.base import as_str, check_keys, get
+from companion.phrases import say
 from companion.web.context import diagnostics, json_body, table
 from companion.web.owner import owner_only
 
@@ -41,14 +42,14 @@ def live() -> Response:
 
 
 @blueprint.post("/ring-test")
-@owner_only("start the ring test")
+@owner_only(say("start the ring test"))
 def ring_test() -> Response:
     check_keys(json_body(empty={}), "request body", ())
     return jsonify(table().start_ring_test())
 
 
 @blueprint.post("/leds")
-@owner_only("run the LED test")
+@owner_only(say("run the LED test"))
 def leds() -> Response:
     body = json_body()
     check_keys(body, "request body", ("show",), ("pixel",))
@@ -56,7 +57,7 @@ def leds() -> Response:
 
 
 @blueprint.get("/bundle")
-@owner_only("download the diagnostics bundle")
+@owner_only(say("download the diagnostics bundle"))
 def bundle() -> Response:
     name, data = diagnostics().bundle(table())
     response = Response(data, mimetype="application/zip")

@@ -19,6 +19,7 @@ from typing import Any, cast
 from flask import Blueprint, Response, jsonify
 
 from companion.games.base import as_int, check_keys, get
+from companion.phrases import say
 from companion.table.logbook import MAX_ID, Logbook
 from companion.web.api_games import page_number
 from companion.web.context import json_body, table
@@ -49,7 +50,7 @@ def versus(player_id: int, other: int) -> Response:
 
 
 @blueprint.post("/players/<int:player_id>/rename")
-@owner_only("rename a player")
+@owner_only(say("rename a player"))
 def rename(player_id: int) -> Response:
     body = json_body()
     check_keys(body, "request body", ("name",))
@@ -57,7 +58,7 @@ def rename(player_id: int) -> Response:
 
 
 @blueprint.post("/players/<int:player_id>/merge")
-@owner_only("merge two players")
+@owner_only(say("merge two players"))
 def merge(player_id: int) -> Response:
     body = json_body()
     check_keys(body, "request body", ("into",))

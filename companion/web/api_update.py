@@ -103,7 +103,7 @@ def staged(data: bytes) -> tuple[Response, int]:
 
 @blueprint.post("/api/box/update")
 @takes_file
-@owner_only("install a release")
+@owner_only(say("install a release"))
 def from_file() -> tuple[Response, int]:
     request.max_content_length = RELEASE_MAX_BYTES
     data = request.get_data(cache=False)
@@ -113,13 +113,16 @@ def from_file() -> tuple[Response, int]:
 
 
 @blueprint.post("/api/box/update/git")
-@owner_only("install a release")
+@owner_only(say("install a release"))
 def from_git() -> tuple[Response, int]:
     json_body(empty={})
     if not installed() or not (checkout() / ".git").exists():
-        raise Conflict(
-            f"this box has no git checkout to update from ({checkout()}): upload a release "
-            "file instead"
+        raise Conflict.said(
+            say(
+                "this box has no git checkout to update from ({folder}): upload a release "
+                "file instead",
+                folder=str(checkout()),
+            )
         )
     running = backup.release()
     newest = update.newest_tag(checkout(), running)

@@ -104,9 +104,11 @@ def wifi() -> WifiService:
     """
     found = wifi_or_none()
     if found is None:
-        raise NotFound(
-            "this companion does not manage its Wi-Fi (it is emulated, or the config says "
-            'wifi = "off"); the computer it runs on keeps its own network settings'
+        raise NotFound.said(
+            say(
+                "this companion does not manage its Wi-Fi (it is emulated, or the config says "
+                'wifi = "off"); the computer it runs on keeps its own network settings'
+            )
         )
     return found
 
@@ -132,19 +134,19 @@ def page() -> str:
 
 
 @blueprint.get("/api/wifi")
-@owner_only("see the box's Wi-Fi")
+@owner_only(say("see the box's Wi-Fi"))
 def status() -> Response:
     return jsonify(wifi().status())
 
 
 @blueprint.get("/api/wifi/networks")
-@owner_only("scan for Wi-Fi networks")
+@owner_only(say("scan for Wi-Fi networks"))
 def networks() -> Response:
     return jsonify({"networks": [n.to_json() for n in wifi().scan()]})
 
 
 @blueprint.post("/api/wifi/join")
-@owner_only("change the box's Wi-Fi")
+@owner_only(say("change the box's Wi-Fi"))
 def join() -> Response:
     body = json_body()
     check_keys(body, "", ("ssid",), ("ssid", "password"))
@@ -162,7 +164,7 @@ def join() -> Response:
 
 
 @blueprint.post("/api/wifi/access-point")
-@owner_only("change the box's Wi-Fi")
+@owner_only(say("change the box's Wi-Fi"))
 def access_point() -> Response:
     body = json_body()
     check_keys(body, "", ("open",), ("open",))
@@ -172,7 +174,7 @@ def access_point() -> Response:
 
 
 @blueprint.post("/api/wifi/forget")
-@owner_only("change the box's Wi-Fi")
+@owner_only(say("change the box's Wi-Fi"))
 def forget() -> Response:
     body = json_body()
     check_keys(body, "", ("name",), ("name",))

@@ -5,10 +5,11 @@ malformed input 400, not allowed for this seat 403 (``owner_required`` when only
 box's owner may), no such thing 404, illegal now or a stale version 409, too large 413,
 too many new games from one client 429 (with ``Retry-After``), storage unable to take a
 change 503; the message is in the phone's language when the error carries words
-(``MandalaError.said``; the web layer's own refusals do, the engines' and the table's are
-English until they do); the process adds the firmware's errors where it is wired
-(``companion.serve``: no such part 404, hardware failing 503). Anything unexpected is logged
-and answered 500 in the same format (the tests make sure no client input gets there).
+(``MandalaError.said``: the refusals people meet in play, from the engines, the table and
+the web layer; ``companion/games/base.py`` lists those that stay English); the process
+adds the firmware's errors where it is wired (``companion.serve``: no such part 404, hardware
+failing 503). Anything unexpected is logged and answered 500 in the same format (the tests
+make sure no client input gets there).
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ from typing import Any, ParamSpec, Protocol, TypeVar, cast
 from flask import Blueprint, Response, jsonify, request
 
 from companion.games.base import RecordError, as_str, check_keys
-from companion.phrases import say
-from companion.table.owner import HOW_TO, OwnerRequired, phone_label
+from companion.phrases import Phrase, say
+from companion.table.owner import HOW_TO_WORDS, OwnerRequired, phone_label
 from companion.web.context import json_body, table
 from companion.web.viewer import keep_token
 
@@ -59,18 +59,20 @@ def owner_token() -> str | None:
     return request.headers.get(OWNER_HEADER) or request.cookies.get(OWNER_COOKIE) or None
 
 
-def require_owner(what: str) -> str:
+def require_owner(what: Phrase) -> str:
     """Refuse the request unless it comes from the owner; return the owner's phone id.
 
     :raises OwnerRequired: ``only the box's owner can <what>; to become the owner, ...``.
     """
     found = owners().owner_id(owner_token())
     if found is None:
-        raise OwnerRequired(f"only the box's owner can {what}; {HOW_TO}")
+        raise OwnerRequired.said(
+            say("only the box's owner can {what}; {how}", what=what, how=HOW_TO_WORDS)
+        )
     return found
 
 
-def owner_only(what: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+def owner_only(what: Phrase) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Make a view answer 403 ``owner_required`` unless the owner asks (``what`` it does)."""
 
     def decorate(view: Callable[P, R]) -> Callable[P, R]:
@@ -122,7 +124,7 @@ def pair() -> Response | tuple[Response, int]:
 
 
 @blueprint.get("/phones")
-@owner_only("see the phones that hold the owner role")
+@owner_only(say("see the phones that hold the owner role"))
 def phones() -> Response:
     mine = owners().owner_id(owner_token())
     listed = [{**phone, "this": phone["id"] == mine} for phone in owners().phones()]
@@ -130,7 +132,7 @@ def phones() -> Response:
 
 
 @blueprint.delete("/phones/<owner_id>")
-@owner_only("take the owner role from a phone")
+@owner_only(say("take the owner role from a phone"))
 def revoke(owner_id: str) -> Response:
     mine = owners().owner_id(owner_token())
     owners().revoke(owner_id)

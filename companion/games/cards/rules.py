@@ -38,6 +38,7 @@ from companion.games.cards.model import (
     other,
     sorted_cards,
 )
+from companion.phrases import Phrase, say, say_n
 
 # ---------------------------------------------------------------------------------------
 # Setup
@@ -287,22 +288,34 @@ class _Scratch:
 
     # -- moving cards -----------------------------------------------------------------
 
-    def take_from_hand(self, seat: int, colour: str, count: int, what: str) -> None:
+    def take_from_hand(self, seat: int, colour: str, count: int, what: Phrase) -> None:
         """Remove cards from a hand; table mode trusts the colour and checks the count."""
         if count < 1:
-            raise IllegalAction(f"{what}: a play or discard takes at least one card")
+            raise _refused(what, say("a play or discard takes at least one card"))
+        name = self.name(seat)
         if self.table:
             if count > self.hands_unseen[seat]:
-                raise IllegalAction(
-                    f"{what}: {self.name(seat)} holds only {self.hands_unseen[seat]} cards"
+                unseen = self.hands_unseen[seat]
+                holds = say_n(
+                    "{name} holds only {count} cards",
+                    "{name} holds only {count} cards",
+                    unseen,
+                    name=name,
                 )
+                raise _refused(what, holds)
             self.hands_unseen[seat] -= count
             return
         index = COLOURS.index(colour)
         held = self.hands[seat][index]
         if held < count:
-            holds = f"only {held} {colour}" if held else f"no {colour}"
-            raise IllegalAction(f"{what}: {self.name(seat)} holds {holds}")
+            named = colour_words(colour)
+            if held:
+                holds = say(
+                    "{name} holds only {count} {colour}", name=name, count=held, colour=named
+                )
+            else:
+                holds = say("{name} holds no {colour}", name=name, colour=named)
+            raise _refused(what, holds)
         self.hands[seat][index] -= count
 
     def reshuffle(self) -> bool:
@@ -418,17 +431,41 @@ class _Scratch:
 # Actions
 
 
-def _describe_play(name: str, colour: str, count: int, where: str) -> str:
-    cards = colour if count == 1 else f"{count} {colour}"
-    return f"{name} cannot play {cards} into {where}"
+COLOUR_WORDS: dict[str, Phrase] = {
+    "red": say("red"),
+    "orange": say("orange"),
+    "yellow": say("yellow"),
+    "green": say("green"),
+    "purple": say("purple"),
+    "black": say("black"),
+}
+"""Each card colour's name as people read it (the refusals' words)."""
+
+
+def colour_words(colour: str) -> Phrase | str:
+    """A card colour's name as people read it."""
+    return COLOUR_WORDS.get(colour, colour)
+
+
+def _refused(what: Phrase, reason: Phrase) -> IllegalAction:
+    """The refusal of ``what`` (``Bo cannot play orange into field 0``) for ``reason``."""
+    return IllegalAction.said(say("{where}: {reason}", where=what, reason=reason))
 
 
 def _mountain(work: _Scratch, action: MountainPlay) -> None:
     seat, m, colour = work.seat, action.mandala, action.colour
-    what = _describe_play(work.name(seat), colour, 1, f"mountain {m}")
+    named = colour_words(colour)
+    what = say(
+        "{name} cannot play {colour} into mountain {number}",
+        name=work.name(seat),
+        colour=named,
+        number=m,
+    )
     index = COLOURS.index(colour)
     if any(work.fields[m][s][index] for s in (0, 1)):
-        raise IllegalAction(f"{what}: {colour} is in a field of mandala {m}")
+        raise _refused(
+            what, say("{colour} is in a field of mandala {number}", colour=named, number=m)
+        )
     work.take_from_hand(seat, colour, 1, what)
     work.mountains[m][index] += 1
     work.draw_to_hand(seat, min(MOUNTAIN_DRAW, HAND_LIMIT - work.hand_size(seat)))
@@ -437,14 +474,28 @@ def _mountain(work: _Scratch, action: MountainPlay) -> None:
 
 def _field(work: _Scratch, action: FieldPlay) -> None:
     seat, m, colour, count = work.seat, action.mandala, action.colour, action.count
-    what = _describe_play(work.name(seat), colour, count, f"field {m}")
+    named = colour_words(colour)
+    what = say_n(
+        "{name} cannot play {colour} into field {number}",
+        "{name} cannot play {count} {colour} into field {number}",
+        count,
+        name=work.name(seat),
+        colour=named,
+        number=m,
+    )
     index = COLOURS.index(colour)
     if work.mountains[m][index]:
-        raise IllegalAction(f"{what}: {colour} is in mountain {m}")
+        raise _refused(what, say("{colour} is in mountain {number}", colour=named, number=m))
     if work.fields[m][other(seat)][index]:
-        raise IllegalAction(f"{what}: {colour} is in {work.name(other(seat))}'s field {m}")
+        theirs = say(
+            "{colour} is in {name}'s field {number}",
+            colour=named,
+            name=work.name(other(seat)),
+            number=m,
+        )
+        raise _refused(what, theirs)
     if count >= work.hand_size(seat):
-        raise IllegalAction(f"{what}: a card must stay in hand")
+        raise _refused(what, say("a card must stay in hand"))
     work.take_from_hand(seat, colour, count, what)
     work.fields[m][seat][index] += count
     work.after_turn(m)
@@ -452,8 +503,13 @@ def _field(work: _Scratch, action: FieldPlay) -> None:
 
 def _discard(work: _Scratch, action: Discard) -> None:
     seat, colour, count = work.seat, action.colour, action.count
-    cards = colour if count == 1 else f"{count} {colour}"
-    what = f"{work.name(seat)} cannot discard {cards}"
+    what = say_n(
+        "{name} cannot discard {colour}",
+        "{name} cannot discard {count} {colour}",
+        count,
+        name=work.name(seat),
+        colour=colour_words(colour),
+    )
     work.take_from_hand(seat, colour, count, what)
     work.discard[COLOURS.index(colour)] += count
     work.draw_to_hand(seat, count)
@@ -465,7 +521,13 @@ def _claim(work: _Scratch, claiming: Claiming, action: Claim) -> None:
     index = COLOURS.index(colour)
     count = work.mountains[m][index]
     if count == 0:
-        raise IllegalAction(f"{work.name(seat)} cannot claim {colour!r}: it is not in mountain {m}")
+        refused = say(
+            "{name} cannot claim '{colour}': it is not in mountain {number}",
+            name=work.name(seat),
+            colour=colour_words(colour),
+            number=m,
+        )
+        raise IllegalAction.said(refused)
     work.mountains[m][index] = 0
     river = work.rivers[seat]
     if work.field_size(m, seat) == 0:
@@ -483,15 +545,24 @@ def _claim(work: _Scratch, claiming: Claiming, action: Claim) -> None:
 
 def _deal(work: _Scratch, due: Due, action: Deal) -> None:
     if action.mandala != due.index:
-        raise IllegalAction(
-            f"a deal for mountain {action.mandala} while the deal for mountain {due.index} is due"
+        raise IllegalAction.said(
+            say(
+                "a deal for mountain {number} while the deal for mountain {due} is due",
+                number=action.mandala,
+                due=due.index,
+            )
         )
     available = MOUNTAIN_DEAL if due.setup else work.deck_unseen + sum(work.discard)
     expected = min(MOUNTAIN_DEAL, available)
     if len(action.colours) != expected:
-        cards = "1 card" if expected == 1 else f"{expected} cards"
-        raise IllegalAction(
-            f"the deal for mountain {due.index} turns up {cards}, not {len(action.colours)}"
+        raise IllegalAction.said(
+            say_n(
+                "the deal for mountain {number} turns up {count} card, not {given}",
+                "the deal for mountain {number} turns up {count} cards, not {given}",
+                expected,
+                number=due.index,
+                given=len(action.colours),
+            )
         )
     work.due = None
     if not due.setup:
@@ -509,12 +580,21 @@ def _deal(work: _Scratch, due: Due, action: Deal) -> None:
 def _cup(work: _Scratch, due: Due, action: CupEntry) -> None:
     seat = work.state.seats.index(action.seat)
     if seat != due.index:
-        raise IllegalAction(
-            f"a cup entry for {action.seat} while the cup entry for {work.name(due.index)} is due"
+        raise IllegalAction.said(
+            say(
+                "a cup entry for {seat} while the cup entry for {name} is due",
+                seat=action.seat,
+                name=work.name(due.index),
+            )
         )
     if len(action.colours) != START_CUP:
-        raise IllegalAction(
-            f"{action.seat}'s cup entry gives {len(action.colours)} colours, not {START_CUP}"
+        raise IllegalAction.said(
+            say(
+                "{seat}'s cup entry gives {count} colours, not {wanted}",
+                seat=action.seat,
+                count=len(action.colours),
+                wanted=START_CUP,
+            )
         )
     for colour in action.colours:
         work.cups[seat][COLOURS.index(colour)] += 1
@@ -526,30 +606,32 @@ def _cup(work: _Scratch, due: Due, action: CupEntry) -> None:
         work.over = True
 
 
-_ACTION_WORDS: dict[type, str] = {
-    MountainPlay: "a mountain play",
-    FieldPlay: "a field play",
-    Discard: "a discard",
-    Claim: "a claim",
-    Deal: "a deal",
-    CupEntry: "a cup entry",
+_ACTION_WORDS: dict[type, Phrase] = {
+    MountainPlay: say("a mountain play"),
+    FieldPlay: say("a field play"),
+    Discard: say("a discard"),
+    Claim: say("a claim"),
+    Deal: say("a deal"),
+    CupEntry: say("a cup entry"),
 }
 
 
-def _due_words(state: State, due: Due) -> str:
+def _due_words(state: State, due: Due) -> Phrase:
     if due.kind == "deal":
-        return f"the deal for mountain {due.index}"
-    return f"the cup entry for {state.seats[due.index]}"
+        return say("the deal for mountain {number}", number=due.index)
+    return say("the cup entry for {name}", name=state.seats[due.index])
 
 
-def _entry(work: _Scratch, due: Due, action: Action, words: str) -> None:
+def _entry(work: _Scratch, due: Due, action: Action, words: Phrase) -> None:
     """Apply the table entry that is due (a deal or a cup entry); refuse any other action."""
     if isinstance(action, Deal) and due.kind == "deal":
         _deal(work, due, action)
     elif isinstance(action, CupEntry) and due.kind == "cup":
         _cup(work, due, action)
     else:
-        raise IllegalAction(f"{words} while {_due_words(work.state, due)} is due")
+        raise IllegalAction.said(
+            say("{action} while {due} is due", action=words, due=_due_words(work.state, due))
+        )
 
 
 def apply(state: State, action: Action) -> State:
@@ -560,10 +642,10 @@ def apply(state: State, action: Action) -> State:
     :raises RecordError: when a draw needs a reshuffle the record does not give.
     """
     if state.over:
-        raise IllegalAction("the game is over")
+        raise IllegalAction.said(say("the game is over"))
     words = _ACTION_WORDS[type(action)]
     if isinstance(action, Deal | CupEntry) and state.mode != "table":
-        raise IllegalAction(f"{words} is only for tracking a real table")
+        raise IllegalAction.said(say("{action} is only for tracking a real table", action=words))
     work = _Scratch.of(state)
     due = state.due
     if due is not None:
@@ -571,16 +653,24 @@ def apply(state: State, action: Action) -> State:
         return work.freeze()
     if isinstance(action, Deal | CupEntry):
         if isinstance(action, CupEntry):
-            raise IllegalAction("a cup entry before play has ended")
-        raise IllegalAction(f"a deal for mountain {action.mandala} when no deal is due")
+            raise IllegalAction.said(say("a cup entry before play has ended"))
+        raise IllegalAction.said(
+            say("a deal for mountain {number} when no deal is due", number=action.mandala)
+        )
     claiming = state.claiming
     if claiming is not None:
         if not isinstance(action, Claim):
             name = state.seats[state.seat]
-            raise IllegalAction(f"{name} must claim a colour from mountain {claiming.mandala}")
+            raise IllegalAction.said(
+                say(
+                    "{name} must claim a colour from mountain {number}",
+                    name=name,
+                    number=claiming.mandala,
+                )
+            )
         _claim(work, claiming, action)
     elif isinstance(action, Claim):
-        raise IllegalAction("a claim when no destruction is under way")
+        raise IllegalAction.said(say("a claim when no destruction is under way"))
     elif isinstance(action, MountainPlay):
         _mountain(work, action)
     elif isinstance(action, FieldPlay):

@@ -55,6 +55,7 @@ from companion.games.stones.pieces import (
     parse_stone,
     stack_key,
 )
+from companion.phrases import say
 
 KIND = "stones"
 ACTIONS_KEY = "actions"
@@ -339,9 +340,9 @@ def can_move(state: State, seat: int) -> bool:
 
 def _check_play(state: State) -> int:
     if state.phase == "over":
-        raise IllegalAction("the game is over")
+        raise IllegalAction.said(say("the game is over"))
     if state.phase == "objectives":
-        raise IllegalAction("play has stopped: each seat enters its objective")
+        raise IllegalAction.said(say("play has stopped: each seat enters its objective"))
     assert state.to_move is not None
     return state.to_move
 
@@ -352,14 +353,22 @@ def _apply_pick(state: State, pick: Pick) -> State:
     board = state.boards[seat]
     as_int(pick.space, "pick.space", 1, SPACE_COUNT)
     if board[pick.space - 1]:
-        raise IllegalAction(f"space {pick.space}: {name}'s space {pick.space} holds a tower")
+        raise IllegalAction.said(
+            say("space {space}: {name}'s space {space} holds a tower", space=pick.space, name=name)
+        )
     mover = state.artist_on(pick.artist)
     if mover is None:
-        raise IllegalAction(f"artist: no artist stands on {cell_text(pick.artist)}")
+        raise IllegalAction.said(
+            say("artist: no artist stands on {cell}", cell=cell_text(pick.artist))
+        )
     if pick.to == pick.artist:
-        raise IllegalAction(f"to: the artist already stands on {cell_text(pick.to)}")
+        raise IllegalAction.said(
+            say("to: the artist already stands on {cell}", cell=cell_text(pick.to))
+        )
     if state.artist_on(pick.to) is not None:
-        raise IllegalAction(f"to: another artist stands on {cell_text(pick.to)}")
+        raise IllegalAction.said(
+            say("to: another artist stands on {cell}", cell=cell_text(pick.to))
+        )
     # Only the other artists block, so the eligible stones can be found before the move.
     eligible = eligible_directions(state, mover, pick.to)
     if not eligible:
@@ -458,7 +467,7 @@ def _check_score(state: State, seat: int, score: Score) -> tuple[_Scored, tuple[
     board = state.boards[seat]
     name = state.seats[seat]
     if not any(board):
-        raise IllegalAction(f"score: {name} has no tower to score")
+        raise IllegalAction.said(say("score: {name} has no tower to score", name=name))
     if isinstance(score, ScoreColour):
         spaces = colour_spaces(board, score.colour)
         if len(spaces) < 2:
@@ -477,7 +486,9 @@ def _check_score(state: State, seat: int, score: Score) -> tuple[_Scored, tuple[
         )
     for number in score.spaces:
         if not board[number - 1]:
-            raise IllegalAction(f"spaces: {name}'s space {number} holds no tower")
+            raise IllegalAction.said(
+                say("spaces: {name}'s space {number} holds no tower", name=name, number=number)
+            )
     return _score_tops(board, score.spaces), tuple(sorted(score.spaces))
 
 
@@ -588,13 +599,21 @@ def score_option_to_json(option: ScoreOption) -> dict[str, JSON]:
 
 def _apply_objective(state: State, entry: Objective) -> State:
     if state.phase == "over":
-        raise IllegalAction("the game is over")
+        raise IllegalAction.said(say("the game is over"))
     assert state.to_move is not None
     due = state.seats[state.to_move]
     if state.phase == "play":
-        raise IllegalAction(f"objective: play has not stopped; it is {due}'s turn to PICK or SCORE")
+        raise IllegalAction.said(
+            say("objective: play has not stopped; it is {name}'s turn to PICK or SCORE", name=due)
+        )
     if entry.seat != due:
-        raise IllegalAction(f"objective: it is {due}'s objective entry, not {entry.seat}'s")
+        raise IllegalAction.said(
+            say(
+                "objective: it is {name}'s objective entry, not {seat}'s",
+                name=due,
+                seat=entry.seat,
+            )
+        )
     as_whole_at_least(entry.vp, "vp", 0)
     seat = state.to_move
     scores = tuple(vp + entry.vp if i == seat else vp for i, vp in enumerate(state.scores))

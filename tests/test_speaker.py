@@ -55,6 +55,35 @@ def test_espeak_ng_speaks_a_picks_announcements_in_order_each_to_a_wav_file(
     assert speaker.problem is None
 
 
+def test_a_box_set_to_german_speaks_the_pick_in_german_with_the_german_voice(
+    tmp_path: Path,
+) -> None:
+    record = {**ICEHOUSE, "picks": ICEHOUSE["picks"][:-1]}
+    wavs = tmp_path / "said"
+    wavs.mkdir()
+    with Table(tmp_path / "data") as table:
+        game = table.create_game({"record": record})
+        speaker = Speaker(table.subscribe(), SpeechOptions(speaker=True), "de", write_to=wavs)
+        speaker.start()
+        try:
+            table.act(game["id"], game["version"], {"pick": ICEHOUSE["picks"][-1]})
+            wait_for(lambda: len(list(wavs.glob("*.wav"))) == 3 and speaker.queue.idle(), 30.0)
+        finally:
+            speaker.close()
+    assert speaker.spoken == [
+        "Bo nimmt eine Pyramide: Blau, groß",
+        "4 Pyramiden fallen ins Auge",
+        "Cy ist am Zug",
+    ]
+    with wave.open(str(wavs / "said-1.wav")) as sound:
+        assert sound.getnframes() > sound.getframerate() // 4  # over a quarter second
+    assert speaker.check() == (
+        "ok",
+        "espeak-ng speaks the announcements (voice de, 160 words a minute)",
+    )
+    assert speaker.problem is None
+
+
 def test_a_missing_espeak_ng_is_a_health_line_and_the_table_goes_on(tmp_path: Path) -> None:
     with Table(tmp_path / "data") as table:
         game = table.create_game({"record": {**ICEHOUSE, "picks": []}})

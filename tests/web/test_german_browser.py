@@ -13,6 +13,8 @@ table; only ``window.speechSynthesis`` is stood in, at its API (``test_speech_br
    his field; Ann 2 purple into hers; Bo yellow into the mountain; Ann 1 orange into her field
    completes mandala 2 (Ann has 3 field cards there to Bo's 1, so she chooses first). Ann
    claims yellow, Bo green, Ann black: mandala 2 is destroyed, and Ann's river scores 1.
+3. One game, two readers: the table view of a box set to German (``language = "de"``) says
+   the step that completes mandala 2 in German, a phone that asks for English in English.
 
 The pages' own words are being put into the catalogue this session; this test asserts the
 announcements and the words already in the catalogue (the speech switch's note, whose turn
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -207,3 +210,58 @@ def test_a_card_game_destruction_tracked_on_the_panel_is_said_in_german(
     shot(page, "german-03-cards-destroyed")
     assert languages(page) == {"de"}
     assert page.errors == []
+
+
+TRACKED = [
+    {"deal": 0, "colours": ["black", "yellow"]},
+    {"deal": 1, "colours": ["black", "yellow"]},
+    {"mountain": 1, "colour": "green"},
+    {"field": 1, "colour": "red", "count": 1},
+    {"field": 1, "colour": "purple", "count": 2},
+    {"mountain": 1, "colour": "yellow"},
+]
+"""``cards-t1-deals-destruction-deal``'s steps before the one that completes mandala 2."""
+
+
+def test_a_german_boxs_table_view_says_it_in_german_and_an_english_phone_in_english(
+    tmp_path: Path, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    from tests.web.test_table_view_browser import panel_without_rings
+
+    with panel_without_rings(tmp_path / "data", {"LANGUAGE": "de"}) as base:
+        game = api(base, "/api/games", {"kind": "cards", "seats": ["Ann", "Bo"], "mode": "table"})
+        path = f"/api/games/{game['id']}/actions"
+        version = game["version"]
+        for action in TRACKED:
+            version = api(base, path, {"version": version, "action": action})["version"]
+        screen = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 720})
+        tv = phone(browser, base, screen, size=(1280, 720))
+        tv.add_init_script(STUB)
+        tv.goto(f"{base}/table")
+        expect(tv.locator("main.tv")).to_have_attribute("data-shown", game["id"])
+        expect(tv.locator("#tv-speak")).to_be_checked()  # on by default on the table view
+        hand = browser.new_context(locale="en-GB", viewport={"width": 360, "height": 740})
+        english = phone(browser, base, hand)
+        english.add_init_script(STUB)
+        english.goto(f"{base}/games/{game['id']}")
+        english.locator("#speak-game").check()
+        expect(english.locator("#speak-note")).to_contain_text("On: this phone says")
+        heard, read = len(spoken(tv)), len(spoken(english))
+        last = {"field": 1, "colour": "orange", "count": 1}
+        api(base, path, {"version": version, "action": last})
+        assert said_until(tv, "Ann ist am Zug", after=heard) == [
+            "Ann spielt 1 Karte Orange in das eigene Feld von Mandala 2",
+            "Mandala 2 ist vollständig: Ann wählt zuerst",
+            "Ann ist am Zug",
+        ]
+        assert said_until(english, "Ann's turn", after=read) == [
+            "Ann plays 1 orange card into their field of mandala 2",
+            "Mandala 2 is complete: Ann chooses first",
+            "Ann's turn",
+        ]
+        assert languages(tv) == {"de"} and languages(english) == {"en"}
+        assert tv.errors == [] and english.errors == []
+        screen.close()
+        hand.close()

@@ -231,8 +231,8 @@ def test_the_join_words_and_the_seat_codes_words_are_german_for_a_german_reader(
     game_id = stacked_cards(phone, {"seats": SEATS, "seed": 7})["id"]
     seats = phone.get(f"/api/join?game={game_id}").get_json()["seats"]
     assert [in_german(seat["words"]) for seat in seats] == [
-        "Scannen, um den Platz von Ann zu nehmen",
-        "Scannen, um den Platz von Bo zu nehmen",
+        "Scannen für den Platz von Ann",
+        "Scannen für den Platz von Bo",
     ]
     assert in_german(seats[1]["alt"]) == "QR-Code für den Platz von Bo"
 

@@ -1,10 +1,12 @@
 """What the table's SQLite file holds: its tables, their migrations, and the rows read back.
 
 Tables: ``games`` (kind, the record's setup with its seats and settings, the version, the
-dice of the turn in progress and the roll counter of the game's seeded generator), ``seats``
-(names in seat order, for listing), ``journal`` (each game's accepted actions in record
-format, numbered from 1), ``rings`` (the last settled offset of each ring), ``settings``
-(e.g. which ring-board game is on the board) and ``tokens`` (SHA-256 digests of the host and
+dice of the turn in progress, the roll counter of the game's seeded generator and the
+game's ``number``), ``seats`` (names in seat order, for listing), ``journal`` (each game's
+accepted actions in record format, numbered from 1; an entry's key is its game's number
+times :data:`ENTRY_SPAN` plus its number, so a game's entries are one range of rows),
+``rings`` (the last settled offset of each ring), ``settings`` (e.g. which ring-board game
+is on the board) and ``tokens`` (SHA-256 digests of the host and
 seat tokens of card games with hidden hands), ``owners`` (the digests of the owner tokens the
 phones holding the owner role present, with a label and a public id to revoke them by) and
 ``pair_codes`` (digests of the one-time codes ``mandala pair`` prints, with their expiry);
@@ -172,6 +174,63 @@ def _schema_7(db: sqlite3.Connection) -> None:
     db.execute("DROP INDEX IF EXISTS games_by_update")
 
 
+ENTRY_SPAN = 1 << 24
+"""A journal entry's key is its game's ``number`` times this plus its ``seq`` (schema 8)."""
+
+
+def _schema_8(db: sqlite3.Connection) -> None:
+    # Kinder to the SD card: a confirmed turn's journal entry changed two b-trees, the rows'
+    # table and the (game_id, seq) primary key's index, each a WAL frame. Now the entry's
+    # rowid is the key: its game's number (a new column of games) times ENTRY_SPAN plus its
+    # seq, so a game's entries are one range of the table and an entry one page. What the
+    # index gave goes with it: a deleted game's entries and an undone entry's play are
+    # removed by triggers. Tables rebuilt as SQLite's ALTER TABLE steps say: the store runs
+    # migrations with foreign keys off (dropping the old journal must not delete the plays
+    # referring to it) and checks them before the commit.
+    span = ENTRY_SPAN
+    for statement in (
+        "ALTER TABLE games ADD COLUMN number INTEGER",
+        "UPDATE games SET number = rowid",
+        "CREATE UNIQUE INDEX games_by_number ON games (number)",
+        """CREATE TABLE journal_8 (
+            entry INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            at REAL NOT NULL
+        )""",
+        f"INSERT INTO journal_8 (entry, game_id, seq, action, at)"
+        f" SELECT g.number * {span} + j.seq, j.game_id, j.seq, j.action, j.at"
+        " FROM journal AS j JOIN games AS g ON g.id = j.game_id ORDER BY 1",
+        "DROP TABLE journal",
+        "ALTER TABLE journal_8 RENAME TO journal",
+        # plays referred to journal (game_id, seq), which has no index now
+        """CREATE TABLE plays_8 (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER,
+            kind TEXT NOT NULL,
+            variant TEXT,
+            board TEXT,
+            started REAL NOT NULL,
+            ended REAL NOT NULL,
+            figures TEXT NOT NULL
+        )""",
+        "INSERT INTO plays_8 SELECT game_id, seq, kind, variant, board, started, ended, figures"
+        " FROM plays",
+        "DROP TABLE plays",
+        "ALTER TABLE plays_8 RENAME TO plays",
+        "CREATE INDEX plays_by_end ON plays (ended, game_id)",
+        f"""CREATE TRIGGER journal_of_a_deleted_game AFTER DELETE ON games BEGIN
+            DELETE FROM journal
+            WHERE entry BETWEEN old.number * {span} AND old.number * {span} + {span - 1};
+        END""",
+        """CREATE TRIGGER play_of_a_removed_entry AFTER DELETE ON journal BEGIN
+            DELETE FROM plays WHERE game_id = old.game_id AND seq = old.seq;
+        END""",
+    ):
+        db.execute(statement)
+
+
 Also = Callable[[sqlite3.Connection, float], None]
 """More a store change writes in its own transaction (given the connection and its time)."""
 
@@ -187,6 +246,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_5,
     _schema_6,
     _schema_7,
+    _schema_8,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -27,6 +27,7 @@ from companion.table import clock, idle_writes
 from companion.table.errors import StorageError
 from companion.table.idle_writes import IdleWrites, upsert_offsets
 from companion.table.schema import (
+    ENTRY_SPAN,
     MIGRATIONS,
     SCHEMA_VERSION,
     Also,
@@ -41,6 +42,18 @@ DB_NAME = "table.db"
 """The database file's name inside the data directory."""
 DAMAGED_KEY = "damaged_copies"
 """The setting that lists the damaged files set aside, until the owner dismisses them."""
+
+
+def compact(value: Any) -> str:
+    """JSON as the file keeps it: without spaces (fewer bytes, fewer pages on the card)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+JOURNAL_INSERT = (
+    "INSERT INTO journal (entry, game_id, seq, action, at) VALUES"
+    f" ((SELECT number FROM games WHERE id = ?) * {ENTRY_SPAN} + ?, ?, ?, ?, ?)"
+)
+"""A journal entry (the game's id and seq, then its id, seq, action, time): its key says both."""
 COLUMNS = "id, kind, setup, version, created, updated, seed, rolls, dice, dice_source"
 """The ``games`` columns a :class:`~companion.table.schema.GameRow` is read from."""
 
@@ -123,16 +136,30 @@ class Store:
                 f"{self.path}: schema version {version} is newer than this release "
                 f"understands ({SCHEMA_VERSION}); install a newer mandala-companion"
             )
-        while version < SCHEMA_VERSION:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                MIGRATIONS[version](db)
-                version += 1
-                db.execute(f"PRAGMA user_version = {version}")
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        if version == SCHEMA_VERSION:
+            return
+        # A migration that rebuilds a table drops the old one: with foreign keys on, that
+        # would delete the rows referring to it (SQLite's ALTER TABLE steps). They are
+        # checked instead before each migration's commit.
+        db.execute("PRAGMA foreign_keys = OFF")
+        try:
+            while version < SCHEMA_VERSION:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    MIGRATIONS[version](db)
+                    broken = db.execute("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise sqlite3.DatabaseError(
+                            f"schema {version + 1}: rows refer to missing ones: {broken[:3]}"
+                        )
+                    version += 1
+                    db.execute(f"PRAGMA user_version = {version}")
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+        finally:
+            db.execute("PRAGMA foreign_keys = ON")
 
     def _set_aside(self, reason: str) -> Path:
         stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -267,7 +294,10 @@ class Store:
     def journal(self, game_id: str) -> list[Any]:
         """A game's accepted actions in order, as record JSON."""
         rows = self.db.execute(
-            "SELECT action FROM journal WHERE game_id = ? ORDER BY seq", (game_id,)
+            f"SELECT j.action FROM games AS g, journal AS j WHERE g.id = ?"
+            f" AND j.entry BETWEEN g.number * {ENTRY_SPAN} AND g.number * {ENTRY_SPAN} + ?"
+            " ORDER BY j.entry",
+            (game_id, ENTRY_SPAN - 1),
         ).fetchall()
         return [json.loads(row[0]) for row in rows]
 
@@ -365,17 +395,18 @@ class Store:
     ) -> None:
         db.execute(
             "INSERT INTO games (id, kind, setup, version, created, updated, seed, rolls,"
-            " dice, dice_source, clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " dice, dice_source, clock, number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " (SELECT COALESCE(MAX(number), 0) + 1 FROM games))",
             (
                 row.id,
                 row.kind,
-                json.dumps(row.setup),
+                compact(row.setup),
                 row.version,
                 row.created,
                 row.updated,
                 row.seed,
                 row.rolls,
-                None if row.dice is None else json.dumps(row.dice),
+                None if row.dice is None else compact(row.dice),
                 row.dice_source,
                 clock.PHONE if clock.from_phone() else None,
             ),
@@ -385,9 +416,9 @@ class Store:
             [(row.id, number, name) for number, name in enumerate(seats)],
         )
         db.executemany(
-            "INSERT INTO journal (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+            JOURNAL_INSERT,
             [
-                (row.id, seq, json.dumps(action), row.created)
+                (row.id, seq, row.id, seq, compact(action), row.created)
                 for seq, action in enumerate(actions, start=1)
             ],
         )
@@ -407,10 +438,7 @@ class Store:
         writes in the same transaction, e.g. the play a last step finishes)."""
         now = clock.now()
         with self.transaction(f"{word} {seq}") as db:
-            db.execute(
-                "INSERT INTO journal (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                (game_id, seq, json.dumps(action), now),
-            )
+            db.execute(JOURNAL_INSERT, (game_id, seq, game_id, seq, compact(action), now))
             self._set_game(db, game_id, version, now, dice, None)
             if also is not None:
                 also(db, now)
@@ -422,7 +450,11 @@ class Store:
         """Remove journal entry ``seq`` (the last), set the version and the live dice."""
         now = clock.now()
         with self.transaction("undo") as db:
-            db.execute("DELETE FROM journal WHERE game_id = ? AND seq = ?", (game_id, seq))
+            db.execute(
+                f"DELETE FROM journal WHERE entry ="
+                f" (SELECT number FROM games WHERE id = ?) * {ENTRY_SPAN} + ?",
+                (game_id, seq),
+            )
             self._set_game(db, game_id, version, now, dice, source)
         return now
 
@@ -457,7 +489,7 @@ class Store:
             (
                 version,
                 now,
-                None if dice is None else json.dumps(dice),
+                None if dice is None else compact(dice),
                 source,
                 clock.PHONE if clock.from_phone() else None,
                 game_id,

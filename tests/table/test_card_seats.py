@@ -13,6 +13,7 @@ from companion.table.hub import Hub
 from companion.table.schema import SCHEMA_VERSION
 from companion.table.seats import MAX_TOKEN_LENGTH, MAX_TOKENS, GameTokens, Viewer, digest
 from companion.table.store import DB_NAME
+from tests.table.old_files import as_schema_7
 
 SEATS = ["Ann", "Bo"]
 
@@ -55,6 +56,7 @@ def test_a_seat_is_matched_by_its_token_only() -> None:
 def test_a_schema_1_database_is_migrated_keeping_its_games(tmp_path: Path) -> None:
     with Table(tmp_path) as table:
         game = table.create_game({"kind": "cards", "seats": SEATS, "seed": 3})
+    as_schema_7(tmp_path / DB_NAME)
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute("DROP TABLE tokens")
     db.execute("DROP TABLE owners")  # schema 3's tables, made by the migration again
@@ -72,7 +74,7 @@ def test_a_schema_1_database_is_migrated_keeping_its_games(tmp_path: Path) -> No
         assert table.get_game(game["id"])["state"]["hands"] == {"Ann": 6, "Bo": 6}
         assert table.take_seat(game["id"], 0, Viewer())["name"] == "Ann"
     db = sqlite3.connect(tmp_path / DB_NAME)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
     assert db.execute("SELECT count(*) FROM tokens").fetchone()[0] == 1
     db.close()
 

@@ -23,6 +23,7 @@ from companion.table.logbook_store import PAGE_SIZE, Play
 from companion.table.store import DB_NAME
 from tests.conftest import SPEC_EXAMPLES
 from tests.games.icehouse_helpers import block_path
+from tests.table.old_files import as_schema_7
 from tests.web import icehouse_game as plan
 
 FINISHED = {
@@ -139,6 +140,7 @@ def test_plays_finished_before_the_logbook_are_found_once_at_start(tmp_path: Pat
         import_game(table, record("rings-01-riding-pegs"))
     # The file as a release before the logbook left it: schema 3, no logbook tables (nor
     # schema 5's summaries, nor schema 6's games.clock).
+    as_schema_7(tmp_path / DB_NAME)
     db = sqlite3.connect(tmp_path / DB_NAME)
     for name in ("play_seats", "plays", "player_names", "players", "summaries"):
         db.execute(f"DROP TABLE {name}")

@@ -23,6 +23,7 @@ from companion.table.schema import MIGRATIONS, SCHEMA_VERSION
 from companion.table.store import DB_NAME
 from tests.conftest import SPEC_EXAMPLES
 from tests.table.conftest import TWO_SEATS
+from tests.table.old_files import as_schema_7
 
 ICEHOUSE = json.loads((SPEC_EXAMPLES / "icehouse-01-eye-after-a-pick.record.json").read_text())
 FINISHED_ICEHOUSE = json.loads(
@@ -165,6 +166,7 @@ def test_a_schema_6_database_is_migrated_in_place_keeping_its_games(tmp_path: Pa
         playing = table.act(playing["id"], playing["version"], {"roll": True})
         finished = table.create_game({"record": FINISHED_ICEHOUSE})
         views = {game["id"]: table.get_game(game["id"]) for game in (playing, finished)}
+    as_schema_7(data / DB_NAME)
     db = sqlite3.connect(data / DB_NAME, isolation_level=None)
     db.execute("CREATE INDEX games_by_update ON games (updated, id, kind)")  # as schema 4 made it
     db.execute("PRAGMA user_version = 6")
@@ -173,8 +175,8 @@ def test_a_schema_6_database_is_migrated_in_place_keeping_its_games(tmp_path: Pa
     with Table(data) as table:
         # what another process reads while the server runs: the migration is committed
         other = sqlite3.connect(data / DB_NAME)
-        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
-        assert schema_of(other) == made_by_migrations(tmp_path / "seven.db", 7)
+        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
+        assert schema_of(other) == made_by_migrations(tmp_path / "eight.db", 8)
         assert "games_by_update" not in {name for name, _ in schema_of(other)}
         other.close()
         assert {key: table.get_game(key) for key in views} == views

@@ -57,8 +57,11 @@
     }));
   }
 
+  /* What a finished run said ("Done: …"): a later refresh of an idle strip must not wipe it. */
+  let finished = "";
+
   function stepText(step) {
-    if (!step) return "The strip shows the game.";
+    if (!step) return finished || "The strip shows the game.";
     if (step.show === "pixel") {
       return `Pixel ${step.pixel + 1} of ${step.of} is lit (index ${step.pixel} in the LED map).`;
     }
@@ -67,6 +70,7 @@
   }
 
   function drawStep(step) {
+    if (step) finished = "";
     document.getElementById("led-step").textContent = stepText(step);
     if (!step || step.show !== "pixel") pixel = step ? pixel : -1;
   }
@@ -89,6 +93,7 @@
   function stopChase() {
     if (chase) window.clearInterval(chase);
     chase = null;
+    finished = "";
     document.getElementById("chase-start").textContent = "Start the chase";
     document.getElementById("roles-in-turn").textContent = "Light each part in turn";
   }
@@ -136,8 +141,8 @@
       if (next >= roles.length) {
         stopChase();
         leds({ show: "off" }).then(() => {
-          document.getElementById("led-step").textContent =
-            `Done: ${roles.map((role) => ROLE_NAMES[role]).join(", ")} were lit in turn.`;
+          finished = `Done: ${roles.map((role) => ROLE_NAMES[role]).join(", ")} were lit in turn.`;
+          document.getElementById("led-step").textContent = finished;
         }).catch(() => {});
         return;
       }
@@ -154,8 +159,8 @@
     const step = () => {
       if (next >= count) {
         stopChase();
-        document.getElementById("led-step").textContent =
-          `Chase done: all ${count} pixels were lit one by one, in strip order.`;
+        finished = `Chase done: all ${count} pixels were lit one by one, in strip order.`;
+        document.getElementById("led-step").textContent = finished;
         return;
       }
       showPixel(next).catch(stopChase);

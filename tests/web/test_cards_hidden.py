@@ -269,6 +269,9 @@ def check_every_route(
         secrets = Secrets.of(state, phone.seat)
         for path in get_paths(app, game_id):
             check_answer(phone.get(path), secrets, f"{phone.name} GET {path}")
+        # The sweep's GET /language/de switched this phone to German (its cookie): back to
+        # English, so the refusal below is read word for word (German ones: test_errors_german).
+        assert phone.get("/language/en").status_code in {302, 303}
         shared = Secrets.of(state, None)  # the table view: never a hand, whoever asks
         for path in ("/table", "/api/table", f"/api/table?game={game_id}"):
             check_answer(phone.get(path), shared, f"{phone.name} GET {path} (table view)")

@@ -44,6 +44,21 @@ def said(subscription: Subscription, language: str = "en") -> list[tuple[str, li
     return found
 
 
+def said_of(
+    table: Table,
+    game: dict[str, Any],
+    action: dict[str, Any],
+    language: str = "en",
+    viewer: Viewer | None = None,
+) -> list[tuple[str, list[str]]]:
+    """What a stream newly subscribed is told of ``action`` on ``game`` (what it was told
+    before the action taken out), in ``language``."""
+    subscription = table.subscribe()
+    said(subscription)
+    table.act(game["id"], game["version"], action, viewer)
+    return said(subscription, language)
+
+
 def phrase_of(obj: dict[str, Any]) -> Phrase:
     """A phrase's JSON (what the browser gets) as a phrase again."""
     values = {k: phrase_of(v) if isinstance(v, dict) else v for k, v in obj["values"].items()}
@@ -112,10 +127,7 @@ def test_a_run_sniping_two_pegs_is_said_once_with_the_entry_the_score_and_whose_
     found = record("rings-04-snipe-two-in-one-run")
     last = found["turns"].pop()
     game = table.create_game({"record": found})
-    subscription = table.subscribe()
-    said(subscription)
-    table.act(game["id"], game["version"], last)
-    assert said(subscription) == [
+    assert said_of(table, game, last) == [
         (
             "events",
             [
@@ -179,10 +191,7 @@ def test_an_icehouse_pick_says_the_piece_taken_what_falls_into_the_eye_and_whose
     found = record("icehouse-01-eye-after-a-pick")
     last = found["picks"].pop()
     game = table.create_game({"record": found})
-    subscription = table.subscribe()
-    said(subscription)
-    table.act(game["id"], game["version"], {"pick": last})
-    assert said(subscription) == [
+    assert said_of(table, game, {"pick": last}) == [
         ("events", ["Bo takes a large blue", "4 pieces fall into the Eye"]),
         ("turn", ["Cy's turn"]),
     ]
@@ -233,12 +242,9 @@ def test_the_last_step_of_a_stones_game_says_the_scores_it_changed_and_the_winne
     found = record("stones-06-objectives-tie")
     last = found["actions"].pop()
     game = table.create_game({"record": found})
-    subscription = table.subscribe()
-    said(subscription)
-    table.act(game["id"], game["version"], last)
     summary = json.loads((SPEC_EXAMPLES / "stones-06-objectives-tie.summary.json").read_text())
     assert summary["winner"] == "Ann" and summary["over"] is True
-    assert said(subscription) == [("events", ["Bo has 5 points", "Ann wins"])]
+    assert said_of(table, game, last) == [("events", ["Bo has 5 points", "Ann wins"])]
 
 
 def both_seats(table: Table, game_id: str) -> Viewer:
@@ -254,10 +260,7 @@ def test_a_card_play_that_completes_a_mandala_says_the_card_and_who_chooses_firs
     assert last == {"mountain": 0, "colour": "black"}
     game = table.create_game({"record": found})
     phone = both_seats(table, game["id"])
-    subscription = table.subscribe()
-    said(subscription)
-    table.act(game["id"], game["version"], last, phone)
-    assert said(subscription) == [
+    assert said_of(table, game, last, viewer=phone) == [
         (
             "events",
             ["Bo plays black into mountain 1", "Mandala 1 is complete: Ann chooses first"],
@@ -274,11 +277,8 @@ def test_the_last_claim_of_a_destruction_says_the_colour_and_that_the_mandala_is
     assert last == {"claim": "purple"}
     game = table.create_game({"record": found})
     phone = both_seats(table, game["id"])
-    subscription = table.subscribe()
-    said(subscription)
     claimer = table.get_game(game["id"])["state"]["to_move"]
-    table.act(game["id"], game["version"], last, phone)
-    assert said(subscription)[0] == (
+    assert said_of(table, game, last, viewer=phone)[0] == (
         "events",
         [f"{claimer} claims purple", "Mandala 1 is destroyed", f"{claimer} has 3 points"],
     )
@@ -306,15 +306,13 @@ def test_a_stones_pick_says_how_many_stones_it_took_for_which_space(table: Table
     assert "pick" in first
     found["actions"] = []
     game = table.create_game({"record": found})
-    subscription = table.subscribe()
-    said(subscription)
-    table.act(game["id"], game["version"], first)
+    told = said_of(table, game, first)
     start = stones.new_game(found)
     after = stones.apply(start, stones.parse_action(start, first))
     count = len(after.boards[0][first["pick"]["space"] - 1])
     assert count >= 1
     stones_word = "stone" if count == 1 else "stones"
-    assert said(subscription)[0] == (
+    assert told[0] == (
         "events",
         [f"Ann picks {count} {stones_word} for space {first['pick']['space']}"],
     )
@@ -394,10 +392,7 @@ def test_in_german_a_run_sniping_two_pegs_is_one_sentence_with_the_plural_form(
     found = record("rings-04-snipe-two-in-one-run")
     last = found["turns"].pop()
     game = table.create_game({"record": found})
-    subscription = table.subscribe()
-    said(subscription)
-    table.act(game["id"], game["version"], last)
-    assert said(subscription, "de") == [
+    assert said_of(table, game, last, "de") == [
         (
             "events",
             [

@@ -29,21 +29,28 @@ def item(game: str, topic: str, text: str) -> dict[str, Any]:
     return {"type": "say", "game": game, "topic": topic, "phrases": [{"text": text, "values": {}}]}
 
 
-def test_espeak_ng_speaks_a_picks_announcements_in_order_each_to_a_wav_file(
-    tmp_path: Path,
-) -> None:
+def speak_the_last_pick(tmp_path: Path, language: str) -> tuple[Speaker, Path]:
+    """The Icehouse example's last pick taken with a speaker in ``language`` listening, until
+    its three sentences are WAV files (in the folder returned) and the queue is idle."""
     record = {**ICEHOUSE, "picks": ICEHOUSE["picks"][:-1]}
     wavs = tmp_path / "said"
     wavs.mkdir()
     with Table(tmp_path / "data") as table:
         game = table.create_game({"record": record})
-        speaker = Speaker(table.subscribe(), SpeechOptions(speaker=True), write_to=wavs)
+        speaker = Speaker(table.subscribe(), SpeechOptions(speaker=True), language, write_to=wavs)
         speaker.start()
         try:
             table.act(game["id"], game["version"], {"pick": ICEHOUSE["picks"][-1]})
             wait_for(lambda: len(list(wavs.glob("*.wav"))) == 3 and speaker.queue.idle(), 30.0)
         finally:
             speaker.close()
+    return speaker, wavs
+
+
+def test_espeak_ng_speaks_a_picks_announcements_in_order_each_to_a_wav_file(
+    tmp_path: Path,
+) -> None:
+    speaker, wavs = speak_the_last_pick(tmp_path, "en")
     assert speaker.spoken == ["Bo takes a large blue", "4 pieces fall into the Eye", "Cy's turn"]
     for number in (1, 2, 3):
         with wave.open(str(wavs / f"said-{number}.wav")) as sound:
@@ -58,18 +65,7 @@ def test_espeak_ng_speaks_a_picks_announcements_in_order_each_to_a_wav_file(
 def test_a_box_set_to_german_speaks_the_pick_in_german_with_the_german_voice(
     tmp_path: Path,
 ) -> None:
-    record = {**ICEHOUSE, "picks": ICEHOUSE["picks"][:-1]}
-    wavs = tmp_path / "said"
-    wavs.mkdir()
-    with Table(tmp_path / "data") as table:
-        game = table.create_game({"record": record})
-        speaker = Speaker(table.subscribe(), SpeechOptions(speaker=True), "de", write_to=wavs)
-        speaker.start()
-        try:
-            table.act(game["id"], game["version"], {"pick": ICEHOUSE["picks"][-1]})
-            wait_for(lambda: len(list(wavs.glob("*.wav"))) == 3 and speaker.queue.idle(), 30.0)
-        finally:
-            speaker.close()
+    speaker, wavs = speak_the_last_pick(tmp_path, "de")
     assert speaker.spoken == [
         "Bo nimmt eine Pyramide: Blau, groß",
         "4 Pyramiden fallen ins Auge",

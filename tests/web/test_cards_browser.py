@@ -42,8 +42,12 @@ def deal(page: Any, colours: list[str]) -> None:
 
 
 def play(page: Any, action: dict[str, Any], count: int = 1) -> None:
+    from playwright.sync_api import expect
+
     colour = action.get("colour", action.get("discard"))
-    page.click(f'#cards-entry button[data-colour="{colour}"]')
+    button = f'#cards-entry button[data-colour="{colour}"]'
+    page.click(button)
+    expect(page.locator(button)).to_have_attribute("aria-pressed", "true")  # the pick is drawn
     page.select_option("#cards-count", str(count))
     selector = f"#cards-entry button[data-action='{json.dumps(action, separators=(',', ':'))}']"
     page.click(selector)

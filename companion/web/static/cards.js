@@ -60,16 +60,26 @@
     return `not ${action.count} at once`;
   }
 
+  /* One tap, one action: the pick is used up at the tap; the answer is drawn only when the
+     stream has not already drawn that version (a late answer drew the entry again while
+     the next colour was being picked). */
   async function act(action) {
+    const picked = pick;
+    pick = { colour: null, count: 1 };
     try {
-      game = await call("POST", "/actions", { version: game.version, action });
-      pick = { colour: null, count: 1 };
-      render();
-    } catch (error) { if (error.status === 409) refresh(); }
+      const answer = await call("POST", "/actions", { version: game.version, action });
+      if (Panel.isOlder(game, answer)) { game = answer; render(); }
+    } catch (error) {
+      pick = picked;  // refused: nothing happened, the pick stands
+      if (error.status === 409) refresh();
+    }
   }
 
   async function refresh() {
-    try { game = await call("GET", ""); render(); } catch (error) { /* shown */ }
+    try {
+      const answer = await call("GET", "");
+      if (!Panel.isOlder(answer, game)) { game = answer; render(); }  // a slow answer is not news
+    } catch (error) { /* shown */ }
   }
 
   function statusText(s) {

@@ -72,7 +72,7 @@ def test_the_home_pages_code_decodes_to_the_address_it_prints_which_opens_the_pa
     expect(page.locator("#join-words")).to_contain_text("Scan the code, or open " + on_lan + "/")
     image = page.locator("#join img.qr")
     expect(image).to_have_attribute("alt", f"QR code of the panel's address, {on_lan}/")
-    page.wait_for_function("document.querySelector('#join img.qr').naturalWidth > 0")
+    page.wait_for_function("() => document.querySelector('#join img.qr').naturalWidth > 0")
     printed = page.locator("#join-url").inner_text()
     assert decoded(page, f"join-01-home-{view}") == [printed]
     assert "127.0.0.1" not in printed
@@ -120,7 +120,7 @@ def test_each_free_seat_has_a_code_that_opens_the_game_ready_to_take_that_seat(
         ["Scan to take Ann's seat", "Scan to take Bo's seat"]
     )
     host.wait_for_function(
-        "[...document.querySelectorAll('#join img.qr')].every((i) => i.naturalWidth > 0)"
+        "() => [...document.querySelectorAll('#join img.qr')].every((i) => i.naturalWidth > 0)"
     )
     payloads = decoded(host, "join-03-seats-phone")
     assert payloads == [f"{on_lan}/games/{game_id}?seat={n}" for n in (0, 1)]
@@ -159,7 +159,7 @@ def test_the_table_views_code_decodes_to_its_address_and_a_free_seats_without_ov
     seats = [f"{on_lan}/games/{game_id}?seat={n}" for n in (0, 1)] if kind == "cards" else []
     expect(tv.locator("#join img.qr")).to_have_count(1 + len(seats))
     tv.wait_for_function(
-        "[...document.querySelectorAll('#join img.qr')].every((i) => i.naturalWidth > 0)"
+        "() => [...document.querySelectorAll('#join img.qr')].every((i) => i.naturalWidth > 0)"
     )
     assert decoded(tv, f"join-06-table-{kind}-1280") == sorted([on_lan + "/", *seats])
     assert tv.evaluate(OUTSIDE) == []

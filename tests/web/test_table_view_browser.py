@@ -229,7 +229,7 @@ def test_the_screen_is_kept_awake_and_asked_again_when_the_page_is_shown_again(
         # Hidden, the browser releases the lock; shown again, the page asks anew.
         tv.evaluate("window.wakeLocks[0].release()")
         tv.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-        tv.wait_for_function("window.wakeLocks.length === 2")
+        tv.wait_for_function("() => window.wakeLocks.length === 2")
         assert tv.evaluate("window.wakeLocks.map((lock) => lock.released)") == [True, False]
 
         refused = phone(browser, base, size=(1280, 720))
@@ -335,7 +335,7 @@ def test_at_1920x1080_too_the_join_codes_fit_beside_the_game_and_decode(
             expect(tv.locator("#join-seats li")).to_have_count(2)  # Ann's and Bo's seats free
             expect(tv.locator("#join img.qr")).to_have_count(3)
             tv.wait_for_function(
-                "[...document.querySelectorAll('#join img.qr')].every((i) => i.complete)"
+                "() => [...document.querySelectorAll('#join img.qr')].every((i) => i.complete)"
             )
             printed = tv.locator("#join-url").inner_text()
             seats = [f"{printed}games/{game['id']}?seat={seat}" for seat in (0, 1)]

@@ -212,6 +212,9 @@ def run(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | Non
     :raises RecordError: ``data: DIR is in use by another mandala serve (process N); ...``
         when another server holds the directory (one server per data directory).
     """
+    from companion.deferred import lighter_imports
+
+    lighter_imports()  # first: before anything imports Flask or hashlib
     from companion.table.lock import DataDirInUse, lock_data_dir
 
     data = options.data_dir

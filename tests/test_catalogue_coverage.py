@@ -36,16 +36,10 @@ TO_CONVERT = frozenset(
         "templates/home.html",
         "templates/rings.html",
         "templates/cards.html",
-        "templates/cards_sheet.html",
-        "templates/_play_exports.html",
         "static/home.js",
         "static/rings.js",
         "static/cards.js",
-        "static/cards_sheet.js",
         "static/owner.js",  # the home page's Owner section
-        "static/cards_draw.js",
-        "static/icehouse_draw.js",
-        "static/stones_draw.js",
         # issue 27's own, not reached this session (session 10)
         "templates/health.html",
         "static/health.js",

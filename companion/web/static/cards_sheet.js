@@ -1,7 +1,7 @@
 /* The card game's score sheet (cards.md section 9): the server scores it as `mandala score`. */
 "use strict";
 (() => {
-  const { api } = Panel;
+  const { api, t } = Panel;
   const form = document.getElementById("sheet");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -21,7 +21,7 @@
     try {
       const answer = await api("POST", "/api/cards/score", { game: "cards", sheet });
       const scores = Object.entries(answer.scores).map(([name, points]) => name + " " + points).join(" · ");
-      result.textContent = scores + " — " + (answer.winner ? answer.winner + " wins" : "a shared win");
+      result.textContent = scores + " — " + (answer.winner ? t("{name} wins", { name: answer.winner }) : t("a shared win"));
     } catch (error) { /* shown */ }
   });
 })();

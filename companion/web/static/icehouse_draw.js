@@ -3,16 +3,25 @@
 "use strict";
 
 const IcehouseDraw = (() => {
-  const { svg, letter } = Panel;
+  const { svg, letter, t, colourName } = Panel;
   const PLACES = 75;
   const PITCH = 17.5;  // viewBox units from one place to the next, and from turn to turn
   const EYE = 1.5 * PITCH;  // radius of the innermost place (74)
   const WIDTH = { 1: 0.56, 2: 0.72, 3: 0.9 };  // a pyramid's base per size, in pitches
-  const SIZE_WORD = { 1: "small", 2: "medium", 3: "large" };
   const SEAT_FILL = ["#6a1b9a", "#00838f", "#ef6c00", "#5d4037", "#c2185b"];
   const kindParts = (kind) => { const [colour, size] = kind.split("-"); return { colour, size }; };
   const label = (kind) => { const k = kindParts(kind); return letter(k.colour) + k.size; };
-  const kindWords = (kind) => { const k = kindParts(kind); return `${k.colour} ${SIZE_WORD[k.size]}`; };
+  /* "red small": a piece's colour and size, said as the glossary says (docs/glossary-de.md). */
+  const SIZE_WORDS = {
+    1: (colour) => t("{colour} small", { colour }),
+    2: (colour) => t("{colour} medium", { colour }),
+    3: (colour) => t("{colour} large", { colour }),
+  };
+  const kindWords = (kind) => {
+    const k = kindParts(kind);
+    return Object.hasOwn(SIZE_WORDS, k.size) ? SIZE_WORDS[k.size](colourName(k.colour)) :
+      `${colourName(k.colour)} ${k.size}`;
+  };
 
   function seatMark(s, name, colours) {
     /* A seat's token: its colour and its initial (its number when initials repeat). */
@@ -60,7 +69,8 @@ const IcehouseDraw = (() => {
     const w = WIDTH[size] * PITCH;
     const h = w * 1.05;
     const outline = `M0 ${f(-h / 2)}L${f(w / 2)} ${f(h / 2)}L${f(-w / 2)} ${f(h / 2)}Z`;
-    const status = where === "path" ? "" : where === "eye" ? " (in the Eye)" : ` (${where} took it)`;
+    const status = where === "path" ? "" : " " + (where === "eye" ? t("(in the Eye)") :
+      t("({name} took it)", { name: where }));
     const { x, y } = SPOTS[i];
     const gone = where !== "path";
     return svg("g", { class: "piece " + cls, transform: `translate(${f(x)} ${f(y)})`,
@@ -77,7 +87,7 @@ const IcehouseDraw = (() => {
   function pawn(mark, name, x, y, moving) {
     return svg("g", { class: "pawn" + (moving ? " moving" : ""), "data-pawn": name,
       transform: `translate(${f(x)} ${f(y)})` },
-      svg("title", { text: `${name}'s pawn` }),
+      svg("title", { text: t("{name}'s pawn", { name }) }),
       svg("circle", { r: f(PITCH * 0.3), fill: mark.fill }),
       svg("text", { text: mark.text }));
   }
@@ -94,7 +104,7 @@ const IcehouseDraw = (() => {
     const parts = [
       svg("path", { class: "spiral", d: `M${f(start.x)} ${f(start.y)}` + line.replace(/^M/, "L") }),
       svg("circle", { class: "eye", r: f(EYE - 0.6 * PITCH) }),
-      svg("text", { class: "mark eye-text", y: -3, text: "Eye" }),
+      svg("text", { class: "mark eye-text", y: -3, text: t("Eye") }),
       svg("text", { class: "mark eye-text", y: 4, text: String(Object.values(s.eye || {}).reduce((a, n) => a + n, 0)) }),
     ];
     for (let i = 0; i * PITCH < 2 * Math.PI * (B * OUTER - PITCH); i += 5) {

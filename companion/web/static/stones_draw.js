@@ -4,10 +4,19 @@
 "use strict";
 
 const StonesDraw = (() => {
-  const { el, letter } = Panel;
+  const { el, letter, t, colourName } = Panel;
   const DIRS = ["N", "E", "S", "W"];
   const STEP = { N: [-1, 0], E: [0, 1], S: [1, 0], W: [0, -1] };
   const MARK = { dots: "•", lines: "≡" };
+  const PATTERN_NAMES = { dots: () => t("dots"), lines: () => t("lines") };
+  const patternName = (pattern) => (Object.hasOwn(PATTERN_NAMES, pattern) ?
+    PATTERN_NAMES[pattern]() : String(pattern));
+  /* A stone as people say it: "red-dots" (its name) in English. */
+  const stoneWords = (name) => {
+    const [colour, pattern] = String(name).split("-");
+    if (pattern === undefined) return String(name);
+    return t("{colour}-{pattern}", { colour: colourName(colour), pattern: patternName(pattern) });
+  };
   const key = (cell) => cell[0] + "," + cell[1];
   const same = (a, b) => Boolean(a && b) && a[0] === b[0] && a[1] === b[1];
   const cellText = (cell) => `[${cell[0]}, ${cell[1]}]`;
@@ -20,7 +29,7 @@ const StonesDraw = (() => {
   function stone(name, big) {
     const [colour, pattern] = name.split("-");
     return el("span", { class: `stone ${colour} ${pattern}${big ? " big" : ""}`, role: "img",
-      title: name, "aria-label": name, "data-stone": name },
+      title: stoneWords(name), "aria-label": stoneWords(name), "data-stone": name },
     el("span", { class: "t", text: letter(colour) + (MARK[pattern] || "?") }));
   }
 
@@ -68,17 +77,18 @@ const StonesDraw = (() => {
     if (artist && movable.has(key(cell))) classes.push("target");
     if (same(cell, pick.artist) || same(cell, pick.to)) classes.push("chosen");
     else if (targets.has(key(cell))) classes.push("target");
-    let label = `artist space ${cellText(cell)}`;
+    let label = t("artist space {cell}", { cell: cellText(cell) });
     let inside = null;
     if (artist) {
       const moving = same(cell, pick.artist) && pick.to;
-      label += `: ${artist.pattern} artist${moving ? " (moving)" : ""}`;
+      const pattern = patternName(artist.pattern);
+      label += ": " + (moving ? t("{pattern} artist (moving)", { pattern }) : t("{pattern} artist", { pattern }));
       inside = el("span", { class: `artist ${artist.pattern}${moving ? " moving" : ""}` },
-        el("span", { text: artist.pattern }));
+        el("span", { text: patternName(artist.pattern) }));
     } else if (same(cell, pick.to)) {
       const mover = artistAt(s, pick.artist);
-      label += `: the ${mover ? mover.pattern : ""} artist moves here`;
-      inside = el("span", { class: `artist ${mover ? mover.pattern : ""}` }, el("span", { text: "→ here" }));
+      label += ": " + t("the {pattern} artist moves here", { pattern: mover ? patternName(mover.pattern) : "" });
+      inside = el("span", { class: `artist ${mover ? mover.pattern : ""}` }, el("span", { text: t("→ here") }));
     }
     return el("button", { type: "button", class: classes.join(" "), "data-cell": key(cell),
       "data-artist": artist ? key(cell) : null, "aria-label": label }, inside);
@@ -88,14 +98,16 @@ const StonesDraw = (() => {
     const stack = s.stacks[key(cell)] || [];
     const classes = ["cell", "stack"];
     let badge = null;
-    let label = `stack ${cellText(cell)}, bottom to top: ${stack.join(", ") || "empty"}`;
+    let label = t("stack {cell}, bottom to top: {stones}",
+      { cell: cellText(cell), stones: stack.map(stoneWords).join(", ") || t("empty") });
     if (move) {
       const d = DIRS.find((dir) => same(next(pick.to, dir), cell));
       if (d && move.first.includes(d)) {
         classes.push("eligible");
         const place = taken.findIndex(([dir]) => dir === d);
         if (place >= 0) badge = el("span", { class: "order-badge", text: `${place + 1}.` });
-        label += `; eligible (${d})${place >= 0 ? `, taken ${place + 1}.` : ""}`;
+        label += "; " + (place >= 0 ? t("eligible ({direction}), taken {number}.", { direction: d, number: place + 1 }) :
+          t("eligible ({direction})", { direction: d }));
       } else if (d) classes.push("blocked");
     }
     if (!stack.length) classes.push("empty-stack");

@@ -8,49 +8,31 @@ interpreters, since this test process has long imported Flask and ``hashlib``.
 from __future__ import annotations
 
 import http.client
+import os
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from companion.web.i18n import scripts_catalogue
+from tests.service.test_sigterm import Service
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVE = "import sys; from companion.cli import main; sys.exit(main())"
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    process = subprocess.Popen(
-        [sys.executable, "-c", SERVE, "serve", "--emulate", "--port", "0",
-         "--data", str(tmp_path / "data")],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    assert process.stdout is not None and process.stderr is not None
-    port = None
-    deadline = time.monotonic() + 60
-    while port is None and time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        found = re.search(r"open the panel at http://127\.0\.0\.1:(\d+)/", line)
-        port = int(found.group(1)) if found else None
+def server(tmp_path: Path) -> Iterator[Service]:
+    service = Service(tmp_path / "data", tmp_path / "frames.jsonl", dict(os.environ))
     try:
-        assert port is not None, f"mandala serve did not start: {process.stderr.read()}"
-        yield process, port
+        yield service
     finally:
-        process.kill()
-        process.communicate()
+        service.kill()
 
 
-def get(port: int, path: str, language: str = "en") -> tuple[int, str]:
+def get(port: int, path: str, language: str) -> tuple[int, str]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
         connection.request("GET", path, headers={"Accept-Language": language})
@@ -61,16 +43,15 @@ def get(port: int, path: str, language: str = "en") -> tuple[int, str]:
 
 
 def test_a_serving_box_never_loads_openssl_and_its_hashes_are_the_same(
-    server: tuple[subprocess.Popen[str], int],
+    server: Service,
 ) -> None:
-    process, port = server
-    assert get(port, "/api/games")[0] == 200
-    status, home = get(port, "/", "de")
+    assert server.request("GET", "/api/games")[0] == 200
+    status, home = get(server.port, "/", "de")
     assert status == 200
     # The page's catalogue version is a SHA-256 the server took with Python's own hashes;
     # this process took the same one with OpenSSL's.
     assert re.findall(r"/catalogue/de\.js\?v=([0-9a-f]+)", home) == [scripts_catalogue("de")[1]]
-    libraries = Path(f"/proc/{process.pid}/maps").read_text()
+    libraries = Path(f"/proc/{server.process.pid}/maps").read_text()
     assert "libssl" not in libraries
     assert "libcrypto" not in libraries
 

@@ -77,7 +77,6 @@ def start_with_a_game(tmp_path: Path, data: Path) -> tuple[Service, dict[str, An
     return service, game
 
 
-@pytest.mark.slow
 def remove(folder: Path) -> None:
     """``rm -rf folder`` while the server may still write in it (the day's backup, made in
     the background after start-up): again, as a person would, until nothing is left (CI saw
@@ -94,6 +93,7 @@ def remove(folder: Path) -> None:
                 raise
 
 
+@pytest.mark.slow
 def test_a_removed_data_directory_refuses_every_write_with_503(tmp_path: Path) -> None:
     data = tmp_path / "data"
     service, game = start_with_a_game(tmp_path, data)

@@ -28,8 +28,9 @@ const StonesDraw = (() => {
 
   function stone(name, big) {
     const [colour, pattern] = name.split("-");
+    const said = stoneWords(name);
     return el("span", { class: `stone ${colour} ${pattern}${big ? " big" : ""}`, role: "img",
-      title: stoneWords(name), "aria-label": stoneWords(name), "data-stone": name },
+      title: said, "aria-label": said, "data-stone": name },
     el("span", { class: "t", text: letter(colour) + (MARK[pattern] || "?") }));
   }
 

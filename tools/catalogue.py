@@ -38,7 +38,7 @@ SOURCES = {
         "companion",
         "**.py",
         "python",
-        {**GETTEXT, "say": None, "say_n": (1, 2)},
+        {**GETTEXT, "pgettext": ((1, "c"), 2), "say": None, "say_n": (1, 2)},
     ),
     "templates": ("companion/web/templates", "**.html", "jinja2", GETTEXT),
     "scripts": ("companion/web/static", "**.js", "javascript", {"t": None, "tn": (1, 2)}),

@@ -101,8 +101,8 @@ def scripts_catalogue(code: str) -> tuple[str, str]:
             compiled = read_mo(file)
         plural = compiled.plural_expr
         for message in compiled:
-            if not message.id or not message.string:
-                continue
+            if not message.id or not message.string or message.context:
+                continue  # a message with a context is the server's (a colour's letter)
             if isinstance(message.id, tuple | list):
                 words[message.id[0]] = list(message.string)
             else:

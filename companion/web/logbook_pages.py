@@ -24,7 +24,7 @@ from companion.table.logbook_store import Play
 from companion.web.api_games import page_number
 from companion.web.api_logbook import logbook
 from companion.web.i18n import language, words
-from companion.web.pages import LETTERS, page_config
+from companion.web.pages import LETTERS, letters, page_config
 
 blueprint = Blueprint("logbook_pages", __name__)
 
@@ -119,7 +119,7 @@ def history() -> str:
         ],
         "players": players,
     }
-    return render_template("history.html", data=data, page=page_config(), letters=LETTERS)
+    return render_template("history.html", data=data, page=page_config(), letters=letters())
 
 
 @blueprint.get("/players/<int:player_id>")
@@ -156,4 +156,4 @@ def player(player_id: int) -> str | tuple[str, int]:
         "players": players,
         "words": {name: words(phrase) for name, phrase in FIGURE_WORDS.items()},
     }
-    return render_template("player.html", data=data, page=page_config(), letters=LETTERS)
+    return render_template("player.html", data=data, page=page_config(), letters=letters())

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, json, render_template, request, url_for
+from flask_babel import pgettext
 from jinja2 import Template
 
 from companion.games import ENGINES, rings
@@ -29,7 +30,8 @@ from companion.web.viewer import viewer
 
 blueprint = Blueprint("pages", __name__)
 
-#: Colour name to the letter shown beside it (colour is never the only signal).
+#: Colour name to the letter shown beside it in English (colour is never the only signal);
+#: :func:`letters` gives them in the page's language.
 LETTERS = {
     "red": "R",
     "blue": "B",
@@ -45,6 +47,30 @@ LETTERS = {
     "white": "W",
     "black": "K",
 }
+
+
+def letters() -> dict[str, str]:
+    """Colour name to its letter in the page's language: one letter of the colour's name
+    there, no two colours alike (docs/glossary-de.md lists the German ones)."""
+    # Each is one letter of the colour's name, shown beside it and on the ring board;
+    # no two colours may share one.
+    return {
+        "red": pgettext("letter of red", "R"),
+        "blue": pgettext("letter of blue", "B"),
+        "green": pgettext("letter of green", "G"),
+        "yellow": pgettext("letter of yellow", "Y"),
+        "brown": pgettext("letter of brown", "N"),
+        "orange": pgettext("letter of orange", "O"),
+        "purple": pgettext("letter of purple", "P"),
+        "cyan": pgettext("letter of cyan", "C"),
+        "pink": pgettext("letter of pink", "I"),
+        "lime": pgettext("letter of lime", "L"),
+        "teal": pgettext("letter of teal", "T"),
+        "white": pgettext("letter of white", "W"),
+        "black": pgettext("letter of black", "K"),
+    }
+
+
 SEAT_COLOURS = PALETTE
 """The colours a ring-board seat may pick on the new-game form (every player colour)."""
 
@@ -86,7 +112,7 @@ def ring_setup(game_id: str) -> dict[str, Any]:
 
 def page_config() -> dict[str, Any]:
     """Return what every page's script needs besides its data."""
-    return {"letters": LETTERS, "detents_per_slot": current_app.config.get("DETENTS_PER_SLOT")}
+    return {"letters": letters(), "detents_per_slot": current_app.config.get("DETENTS_PER_SLOT")}
 
 
 #: The home-screen icons in ``static/icons/`` (``tools/icons.py`` draws them).

@@ -17,6 +17,7 @@ from companion.games.base import RecordError
 from companion.table.table import Table
 from companion.web import create_app
 from companion.web.i18n import COOKIE, speaks_for_box
+from companion.web.pages import LETTERS
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 
@@ -219,3 +220,37 @@ def test_the_logbooks_plots_speak_german(client: FlaskClient, owner: str) -> Non
     assert re.search(r"nach jeder von 6 Partien", page)
     history = html(client, "/history", **GERMAN)
     assert "Punkte von allen bei " in history and "Punkte: " in history
+
+
+def page_letters(page: str) -> dict[str, str]:
+    """The colour letters a page hands its scripts (``page.letters``)."""
+    found = re.search(r'<script type="application/json" id="page">(.*?)</script>', page, re.S)
+    assert found, "the page has no page config"
+    letters: dict[str, str] = json.loads(found.group(1))["letters"]
+    return letters
+
+
+#: Each colour's German name (docs/glossary-de.md; the catalogue's "red" -> "Rot" and so on).
+GERMAN_COLOURS = {
+    "red": "Rot", "blue": "Blau", "green": "Grün", "yellow": "Gelb", "brown": "Braun",
+    "orange": "Orange", "purple": "Lila", "cyan": "Türkis", "pink": "Pink", "lime": "Hellgrün",
+    "teal": "Petrol", "white": "Weiß", "black": "Schwarz",
+}  # fmt: skip
+
+
+def test_a_colours_letter_is_one_of_its_name_in_the_pages_language(client: FlaskClient) -> None:
+    english = page_letters(html(client, "/", **{"Accept-Language": "en-GB"}))
+    assert english == LETTERS  # English unchanged: Y for yellow, N for brown, K for black
+    german = page_letters(html(client, "/", **GERMAN))
+    assert german.keys() == LETTERS.keys() == GERMAN_COLOURS.keys()
+    assert len(set(german.values())) == len(german), f"two colours share a letter: {german}"
+    for colour, letter in german.items():
+        assert len(letter) == 1 and letter.lower() in GERMAN_COLOURS[colour].lower(), colour
+    assert (german["yellow"], german["black"], german["purple"]) == ("E", "S", "I")
+
+
+def test_the_scripts_catalogue_leaves_out_the_servers_letters(client: FlaskClient) -> None:
+    body = client.get("/catalogue/de.js").get_data(as_text=True)
+    words = json.loads(body[len("Panel.catalogue.use(") : -3])["words"]
+    assert words["yellow"] == "Gelb"
+    assert "Y" not in words and "K" not in words  # a letter's message has a context

@@ -1,6 +1,7 @@
 /* Draws a ring board as SVG from its board file, at given offsets (rings.md section 1).
    Spoke s points s*360/N degrees clockwise from the top (spoke 0, the White Star); ring 0
-   is the outermost. Every colour also carries a pattern and a letter. */
+   is the outermost. Every colour also carries a pattern and a letter (Panel.letter: the
+   page's language). */
 "use strict";
 
 const BoardSvg = (() => {
@@ -10,7 +11,6 @@ const BoardSvg = (() => {
   const WIDTH = (R_OUT - R_IN) / 10;
   const FILL = { red: "#d32f2f", blue: "#1f5fbf", green: "#2e8b3a", yellow: "#e6b800",
     brown: "#7b4a25", orange: "#f08a00", purple: "#8e3fbf", cyan: "#00a5b5", white: "#f4f4f4" };
-  const LETTER = { red: "R", blue: "B", green: "G", yellow: "Y", brown: "N" };
   const INK = { red: "#fff", blue: "#fff", green: "#fff", yellow: "#000", brown: "#fff" };
 
   function node(tag, attrs, text) {
@@ -100,7 +100,7 @@ const BoardSvg = (() => {
           /* as tall as the ring allows: about 9 px on a 360 px phone (was 5) */
           slots.append(node("text", { x: x.toFixed(2), y: (y + 1.9).toFixed(2),
             "font-size": 5.4, "text-anchor": "middle", fill: INK[ring.colour],
-            "pointer-events": "none", "font-weight": 700 }, LETTER[ring.colour]));
+            "pointer-events": "none", "font-weight": 700 }, Panel.letter(ring.colour)));
         }
         if (slot === 0) {  /* the ring's mark, lined up with the star at zero */
           const [x, y] = point(outer - 0.8, centre);
@@ -223,5 +223,5 @@ const BoardSvg = (() => {
     return { offsets, pegs, bases, moves, open: live.open_paths || openPaths(board, offsets) };
   }
 
-  return { draw, openPaths, scene, FILL, LETTER };
+  return { draw, openPaths, scene, FILL };
 })();

@@ -46,8 +46,6 @@ TO_CONVERT = frozenset(
         "static/update.js",
         "templates/editor.html",
         "static/editor.js",
-        "templates/icehouse.html",
-        "static/icehouse.js",
         "templates/stones.html",
         "static/stones.js",
     }

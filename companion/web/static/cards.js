@@ -3,7 +3,7 @@
    the steps of the record format. */
 "use strict";
 (() => {
-  const { el, api, live, say, letter } = Panel;
+  const { el, api, live, say, letter, t, colourName } = Panel;
   const COLOURS = ["red", "orange", "yellow", "green", "purple", "black"];
   let game = Panel.data.game;
   const url = "/api/games/" + encodeURIComponent(game.id);
@@ -26,7 +26,10 @@
   const call = (method, path, body) => api(method, url + path, body, headers());
 
   const seatNames = () => Object.keys(game.state.rivers);
-  const colourName = (colour) => letter(colour) + " " + colour;
+  const lettered = (colour) => letter(colour) + " " + colourName(colour);  // "R red"
+  /* The companion's level, said in the page's language. */
+  const LEVELS = { easy: () => t("easy"), medium: () => t("medium"), hard: () => t("hard") };
+  const levelName = (level) => (Object.hasOwn(LEVELS, level) ? LEVELS[level]() : String(level));
 
   const { card, cards, hidden, nth } = CardsDraw;
   // key order differs between the page's data (sorted) and the API's answers
@@ -38,26 +41,27 @@
 
   /* Why a play is not open now, in a line beside it (a tooltip is invisible on touch). */
   function whyNot(action) {
-    if (!action.colour && !action.discard) return "pick a colour first";
+    if (!action.colour && !action.discard) return t("pick a colour first");
     const colour = action.colour || action.discard;
     const legal = game.state.legal || [];
     const target = (x) => ("mountain" in action ? x.mountain === action.mountain :
       "field" in action ? x.field === action.field : "discard" in x);
     const here = legal.filter(target);
-    if (!here.length) return "nothing may go there now";
+    if (!here.length) return t("nothing may go there now");
     if (!here.some((x) => (x.colour || x.discard) === colour)) {
       // the rule that keeps it out, when the table shows it (cards.md: one colour, one place)
       const mandala = (game.state.mandalas || [])[action.field !== undefined ? action.field : action.mountain];
       if (mandala && "field" in action && (mandala.mountain || {})[colour]) {
-        return `${colour} is in mountain ${nth(action.field)}`;
+        return t("{colour} is in mountain {number}", { colour: colourName(colour), number: nth(action.field) });
       }
       if (mandala && "mountain" in action &&
         Object.values(mandala.fields || {}).some((field) => (field || {})[colour])) {
-        return `${colour} is in a field of mandala ${nth(action.mountain)}`;
+        return t("{colour} is in a field of mandala {number}",
+          { colour: colourName(colour), number: nth(action.mountain) });
       }
-      return `not ${colour}: the rules keep it out now`;
+      return t("not {colour}: the rules keep it out now", { colour: colourName(colour) });
     }
-    return `not ${action.count} at once`;
+    return t("not {count} at once", { count: action.count });
   }
 
   /* One tap, one action: the pick is used up at the tap; the answer is drawn only when the
@@ -86,26 +90,30 @@
     const names = seatNames();
     if (s.over) {
       const scores = names.map((n) => n + " " + s.scores[n]).join(" · ");
-      return "Game over: " + (s.winner ? s.winner + " wins" : "a shared win") + " (" + scores + ")";
+      return s.winner ? t("Game over: {name} wins ({scores})", { name: s.winner, scores }) :
+        t("Game over: a shared win ({scores})", { scores });
     }
-    if (s.due && "deal" in s.due) return "Enter the cards turned up into mountain " + nth(s.due.deal);
-    if (s.due && "cup" in s.due) return "Play has ended: enter " + s.due.cup + "'s two starting cup cards";
-    if (s.claiming) return "Mandala " + nth(s.claiming.mandala) + " is complete: " + s.to_move + " claims a colour";
-    return s.to_move + " to play";
+    if (s.due && "deal" in s.due) return t("Enter the cards turned up into mountain {number}", { number: nth(s.due.deal) });
+    if (s.due && "cup" in s.due) return t("Play has ended: enter {name}'s two starting cup cards", { name: s.due.cup });
+    if (s.claiming) {
+      return t("Mandala {number} is complete: {name} claims a colour", { number: nth(s.claiming.mandala), name: s.to_move });
+    }
+    return t("{name} to play", { name: s.to_move });
   }
 
   function renderStatus(s) {
     const line = document.getElementById("cards-status");
-    const mode = s.mode === "table" ? "tracking a real table" : "played on the panel";
-    const who = s.mode === "table" ? null : (s.seat ? "you are " + s.seat : "shared view");
+    const mode = s.mode === "table" ? t("tracking a real table") : t("played on the panel");
+    const who = s.mode === "table" ? null : (s.seat ? t("you are {name}", { name: s.seat }) : t("shared view"));
     line.replaceChildren(el("span", { class: "what", text: statusText(s) }),
       el("span", { class: "chip", text: mode }), ...(who ? [el("span", { class: "chip", text: who })] : []));
-    let counts = "Deck: " + s.deck + " · discard pile: " + s.discard;
-    if (s.end_triggered && !s.over) counts += " · the end is triggered: the game ends after the next destruction";
-    document.getElementById("cards-counts").textContent = counts;
+    const piles = { deck: s.deck, discard: s.discard };
+    document.getElementById("cards-counts").textContent = s.end_triggered && !s.over ?
+      t("Deck: {deck} · discard pile: {discard} · the end is triggered: the game ends after the next destruction", piles) :
+      t("Deck: {deck} · discard pile: {discard}", piles);
     const alert = document.getElementById("cards-alert");
     alert.hidden = !(s.end_triggered && !s.over);
-    alert.textContent = "The deck ran out and was reshuffled: the game ends after the next destruction.";
+    alert.textContent = t("The deck ran out and was reshuffled: the game ends after the next destruction.");
   }
 
   function renderSeats(s) {
@@ -118,11 +126,12 @@
       const mine = s.seat === name;
       const level = s.players && s.players[i] ? s.players[i].computer : null;
       const taken = Boolean(s.taken && s.taken[i]) || Boolean(level);  // the companion's seat is never free
-      const state = mine ? "your seat" : (level ? "played by the companion (" + level + ")" : (taken ? "taken by a phone" : "free"));
+      const state = mine ? t("your seat") : (level ? t("played by the companion ({level})", { level: levelName(level) }) :
+        (taken ? t("taken by a phone") : t("free")));
       list.append(el("li", { "data-seat": i },
         el("strong", { text: name }), " — " + state,
-        !mine && !taken && !s.over ? el("button", { type: "button", class: "small", "data-take": i, text: "Take " + name + "'s seat" }) : null,
-        s.host && taken && !level ? el("button", { type: "button", class: "small danger", "data-free": i, text: "Free" }) : null));
+        !mine && !taken && !s.over ? el("button", { type: "button", class: "small", "data-take": i, text: t("Take {name}'s seat", { name }) }) : null,
+        s.host && taken && !level ? el("button", { type: "button", class: "small danger", "data-free": i, text: t("Free") }) : null));
     });
   }
 
@@ -131,21 +140,25 @@
     box.hidden = !s.claiming || s.over;
     if (box.hidden) return;
     const m = s.claiming.mandala;
-    document.getElementById("cards-claim-title").textContent = "Mandala " + nth(m) + " is complete: destruction";
+    document.getElementById("cards-claim-title").textContent = t("Mandala {number} is complete: destruction", { number: nth(m) });
     document.getElementById("cards-claim-who").textContent =
-      s.claiming.chooser + " chose first. Now " + s.to_move + " claims a colour from mountain " + nth(m) + ":";
+      t("{chooser} chose first. Now {name} claims a colour from mountain {number}:",
+        { chooser: s.claiming.chooser, name: s.to_move, number: nth(m) });
     const mayClaim = s.mode === "table" || isLegal({ claim: s.claims.length ? s.claims[0].colour : "" });
     const list = document.getElementById("cards-claim-list");
     list.replaceChildren();
     for (const c of s.claims) {
       let where;
-      if (c.to === "discard") where = "to the discard pile (" + s.to_move + "'s field there is empty)";
-      else if (c.to === "river") where = "1 to " + s.to_move + "'s river, space " + c.river_space + (c.count > 1 ? ", " + (c.count - 1) + " to the cup" : "");
-      else where = "all to " + s.to_move + "'s cup";
+      const to = { name: s.to_move, space: c.river_space, count: c.count - 1 };
+      if (c.to === "discard") where = t("to the discard pile ({name}'s field there is empty)", to);
+      else if (c.to === "river") {
+        where = c.count > 1 ? t("1 to {name}'s river, space {space}, {count} to the cup", to) :
+          t("1 to {name}'s river, space {space}", to);
+      } else where = t("all to {name}'s cup", to);
       list.append(el("li", {},
         mayClaim
           ? el("button", { type: "button", class: "card " + c.colour, "data-claim": c.colour, onclick: () => act({ claim: c.colour }) },
-              el("span", { class: "swatch" }), "Claim " + letter(c.colour) + " " + c.colour + " ×" + c.count)
+              el("span", { class: "swatch" }), t("Claim {colour} ×{count}", { colour: lettered(c.colour), count: c.count }))
           : card(c.colour, c.count),
         " → " + where));
     }
@@ -153,7 +166,7 @@
 
   function colourSelect(label, name) {
     return el("label", {}, label, el("select", { name },
-      COLOURS.map((c) => el("option", { value: c, text: colourName(c) }))));
+      COLOURS.map((c) => el("option", { value: c, text: lettered(c) }))));
   }
 
   function renderEntry(s) {
@@ -167,58 +180,66 @@
       const deal = (s.legal || []).find((a) => "deal" in a);
       const n = deal ? deal.colours.length : 2;
       box.hidden = false;
-      title.textContent = "Deal into mountain " + nth(s.due.deal);
-      const selects = Array.from({ length: n }, (_, i) => colourSelect("card " + (i + 1), "deal-" + i));
+      title.textContent = t("Deal into mountain {number}", { number: nth(s.due.deal) });
+      const selects = Array.from({ length: n }, (_, i) => colourSelect(t("card {number}", { number: i + 1 }), "deal-" + i));
       body.append(el("div", { class: "entry-grid" }, selects),
-        el("button", { type: "button", class: "primary", id: "cards-enter-deal", text: n ? "Enter the deal" : "Nothing to deal: go on",
+        el("button", { type: "button", class: "primary", id: "cards-enter-deal", text: n ? t("Enter the deal") : t("Nothing to deal: go on"),
           onclick: () => act({ deal: s.due.deal, colours: selects.map((l) => l.querySelector("select").value) }) }));
       return;
     }
     if (s.due && "cup" in s.due) {
       box.hidden = false;
-      title.textContent = s.due.cup + "'s starting cup cards";
-      const selects = [colourSelect("card 1", "cup-0"), colourSelect("card 2", "cup-1")];
+      title.textContent = t("{name}'s starting cup cards", { name: s.due.cup });
+      const selects = [colourSelect(t("card {number}", { number: 1 }), "cup-0"), colourSelect(t("card {number}", { number: 2 }), "cup-1")];
       body.append(el("div", { class: "entry-grid" }, selects),
-        el("button", { type: "button", class: "primary", id: "cards-enter-cup", text: "Enter " + s.due.cup + "'s cup",
+        el("button", { type: "button", class: "primary", id: "cards-enter-cup", text: t("Enter {name}'s cup", { name: s.due.cup }),
           onclick: () => act({ cup: s.due.cup, colours: selects.map((l) => l.querySelector("select").value) }) }));
       return;
     }
     const mine = s.mode === "play" ? s.hands[s.seat] : null;
     if (s.mode === "play" && !(s.legal && s.legal.length)) return;  // not this phone's turn
     box.hidden = false;
-    title.textContent = s.mode === "play" ? "Your turn, " + s.seat : s.to_move + "'s play";
+    title.textContent = s.mode === "play" ? t("Your turn, {name}", { name: s.seat }) : t("{name}'s play", { name: s.to_move });
     const choices = s.mode === "play" ? Object.keys(mine) : COLOURS;
     if (!choices.includes(pick.colour)) pick = { colour: choices[0] || null, count: 1 };
     const held = s.mode === "play" ? (mine[pick.colour] || 0) : s.hands[s.to_move];
     if (pick.count > held) pick.count = Math.max(1, held);
-    body.append(el("div", { class: "entry-grid", role: "group", "aria-label": "colour" },
+    body.append(el("div", { class: "entry-grid", role: "group", "aria-label": t("colour") },
       choices.map((c) => el("button", { type: "button", class: "card " + c, "data-colour": c, "aria-pressed": String(c === pick.colour),
         onclick: () => { pick.colour = c; renderEntry(game.state); } },
-        el("span", { class: "swatch" }), letter(c) + (s.mode === "play" ? " ×" + mine[c] : " " + c)))));
-    body.append(el("label", {}, "How many (field or discard)",
+        el("span", { class: "swatch" }), s.mode === "play" ? letter(c) + " ×" + mine[c] : lettered(c)))));
+    body.append(el("label", {}, t("How many (field or discard)"),
       el("select", { id: "cards-count", onchange: (e) => { pick.count = Number(e.target.value); renderEntry(game.state); } },
         Array.from({ length: Math.max(1, held) }, (_, i) => el("option", { value: i + 1, selected: i + 1 === pick.count, text: String(i + 1) })))));
     const c = pick.colour;
     const n = pick.count;
-    const options = [
-      ["Mountain 1", { mountain: 0, colour: c }],
-      ["Mountain 2", { mountain: 1, colour: c }],
-      ["Field 1 ×" + n, { field: 0, colour: c, count: n }],
-      ["Field 2 ×" + n, { field: 1, colour: c, count: n }],
-      ["Discard ×" + n, { discard: c, count: n }],
+    const times = (place) => place + " ×" + n;  // "Field 1 ×2": the place, then how many
+    const options = [  // [the place, the button's text, the action]
+      [t("Mountain {number}", { number: 1 }), null, { mountain: 0, colour: c }],
+      [t("Mountain {number}", { number: 2 }), null, { mountain: 1, colour: c }],
+      [t("Field {number}", { number: 1 }), times, { field: 0, colour: c, count: n }],
+      [t("Field {number}", { number: 2 }), times, { field: 1, colour: c, count: n }],
+      [t("Discard"), times, { discard: c, count: n }],
     ];
-    body.append(el("div", { class: "entry-grid" }, options.map(([text, action]) =>
-      el("button", { type: "button", class: "primary", "data-action": JSON.stringify(action), text,
-        disabled: !c || !isLegal(action), onclick: () => act(action) }))));
-    const closed = options.filter(([, action]) => !c || !isLegal(action));
+    body.append(el("div", { class: "entry-grid" }, options.map(([place, withCount, action]) =>
+      el("button", { type: "button", class: "primary", "data-action": JSON.stringify(action),
+        text: withCount ? withCount(place) : place, disabled: !c || !isLegal(action), onclick: () => act(action) }))));
+    const closed = options.filter(([, , action]) => !c || !isLegal(action));
     if (closed.length) {
-      body.append(el("ul", { class: "list why", id: "cards-why" }, closed.map(([text, action]) =>
-        el("li", { "data-why": JSON.stringify(action), text: `${text.split(" ×")[0]}: ${whyNot(action)}` }))));
+      body.append(el("ul", { class: "list why", id: "cards-why" }, closed.map(([place, , action]) =>
+        el("li", { "data-why": JSON.stringify(action), text: `${place}: ${whyNot(action)}` }))));
     }
   }
 
   function renderMandalas(s) {
     CardsDraw.mandalas(document.getElementById("cards-mandalas"), s, seatNames());
+  }
+
+  /* A player's heading: the name, "(you)" on their own phone, "— to act" on their turn. */
+  function heading(s, name) {
+    const you = s.seat === name;
+    if (s.to_move === name) return you ? t("{name} (you) — to act", { name }) : t("{name} — to act", { name });
+    return you ? t("{name} (you)", { name }) : name;
   }
 
   function renderPlayers(s) {
@@ -230,14 +251,13 @@
       const hand = s.hands[name];
       const score = s.scores[name];
       box.append(el("div", { class: "player" + (s.to_move === name ? " turn" : ""), "data-player": name },
-        el("h3", {}, Panel.playerDot(name), " " + name + (s.seat === name ? " (you)" : "") +
-          (s.to_move === name ? " — to act" : "")),
-        el("div", { class: "area" }, el("span", { text: "Score" }),
-          el("strong", { class: "score", text: score === null ? "hidden until the end" : String(score) })),
-        el("div", { class: "area" }, el("span", { text: "River" }),
+        el("h3", {}, Panel.playerDot(name), " " + heading(s, name)),
+        el("div", { class: "area" }, el("span", { text: t("Score") }),
+          el("strong", { class: "score", text: score === null ? t("hidden until the end") : String(score) })),
+        el("div", { class: "area" }, el("span", { text: t("River") }),
           CardsDraw.river(river)),
-        el("div", { class: "area" }, el("span", { text: "Cup" }), el("span", { class: "cup" }, typeof cup === "number" ? hidden(cup) : cards(cup))),
-        el("div", { class: "area" }, el("span", { text: "Hand" }), el("span", { class: "hand" }, typeof hand === "number" ? hidden(hand) : cards(hand)))));
+        el("div", { class: "area" }, el("span", { text: t("Cup") }), el("span", { class: "cup" }, typeof cup === "number" ? hidden(cup) : cards(cup))),
+        el("div", { class: "area" }, el("span", { text: t("Hand") }), el("span", { class: "hand" }, typeof hand === "number" ? hidden(hand) : cards(hand)))));
     }
   }
 
@@ -272,10 +292,10 @@
     renderLog(s);
     const undo = document.getElementById("cards-undo");
     undo.disabled = s.undo !== null;
-    undo.title = s.undo || "undo the last action";
+    undo.title = s.undo || t("undo the last action");
     const why = document.getElementById("cards-undo-why");  // the reason, visible
     why.hidden = s.undo === null;
-    why.textContent = s.undo ? "Undo: " + s.undo : "";
+    why.textContent = s.undo ? t("Undo: {reason}", { reason: s.undo }) : "";
   }
 
   async function take(seat, token) {
@@ -298,13 +318,13 @@
   });
 
   document.getElementById("cards-undo").addEventListener("click", async () => {
-    try { game = await call("POST", "/undo", { version: game.version }); render(); say("Undone.", "ok"); }
+    try { game = await call("POST", "/undo", { version: game.version }); render(); say(t("Undone."), "ok"); }
     catch (error) { if (error.status === 409) refresh(); }
   });
 
   function onItem(item) {
     if (item.type !== "game" || item.id !== game.id) return;
-    if (item.deleted) { say("This game was deleted."); return; }
+    if (item.deleted) { say(t("This game was deleted.")); return; }
     if (item.version < game.version) return;
     if (item.state && item.state.seat !== game.state.seat) { refresh(); return; }
     const view = Panel.merge(game, item);  // null: a change was missed

@@ -3,7 +3,7 @@
    move. Pawns, the Eye, each seat's pieces, the sets and the scores follow live. */
 "use strict";
 (() => {
-  const { el, api, live, coalesce } = Panel;
+  const { el, api, live, coalesce, t, tn } = Panel;
   const COLOURS = ["red", "yellow", "green", "blue", "black"];
   let game = Panel.data.game;
   let picked = null;  // the place chosen on this phone, not yet taken
@@ -42,12 +42,12 @@
     const s = state();
     const line = document.getElementById("ice-turn");
     if (s.over) {
-      line.replaceChildren(el("span", { id: "ice-to-move", text: `Game over: ${s.winner} wins` }));
+      line.replaceChildren(el("span", { id: "ice-to-move", text: t("Game over: {name} wins", { name: s.winner }) }));
     } else {
       const mark = seatMark(s.to_move);
       line.replaceChildren(el("span", { class: "seat-dot", style: `background:${mark.fill}`, text: mark.text }),
-        el("span", { id: "ice-to-move", text: `${s.to_move} to move` }),
-        el("small", { text: `· pick ${(s.picks || 0) + 1}` }));
+        el("span", { id: "ice-to-move", text: t("{name} to move", { name: s.to_move }) }),
+        el("small", { text: "· " + t("pick {number}", { number: (s.picks || 0) + 1 }) }));
     }
     const atEnd = new Set(s.at_end || []);
     document.getElementById("ice-scores").replaceChildren(...seats().map((name) => {
@@ -65,8 +65,8 @@
     const choices = legal();
     if (picked !== null && !choices.includes(picked)) picked = null;
     take.disabled = picked === null;
-    take.textContent = s.over ? "Game over" : picked === null ? `${s.to_move}: tap a piece` :
-      `${s.to_move} takes ${label(pathKinds()[picked])} at ${picked}`;
+    take.textContent = s.over ? t("Game over") : picked === null ? t("{name}: tap a piece", { name: s.to_move }) :
+      t("{name} takes {piece} at {place}", { name: s.to_move, piece: label(pathKinds()[picked]), place: picked });
     document.getElementById("ice-prev").disabled = !choices.length;
     document.getElementById("ice-next").disabled = !choices.length;
     document.getElementById("undo").disabled = !(s.log || []).length;
@@ -77,14 +77,15 @@
     const atEnd = new Set(s.at_end || []);
     document.getElementById("ice-seats").replaceChildren(...seats().map((name) => {
       const at = s.pawns[name];
-      const where = at < 0 ? "at the start" : `pawn at ${at}`;
+      const where = at < 0 ? t("at the start") : t("pawn at {place}", { place: at });
       const held = Object.entries((s.held || {})[name] || {});
       return el("div", { "data-seat-detail": name },
         el("div", { class: "row" }, el("strong", { text: name }),
-          el("span", { text: `${s.scores[name]} points · ${where}` +
-            (atEnd.has(name) && !s.over ? " · at the end (passes)" : "") })),
+          el("span", { text: atEnd.has(name) && !s.over ?
+            tn("{count} point · {where} · at the end (passes)", "{count} points · {where} · at the end (passes)", s.scores[name], { where }) :
+            tn("{count} point · {where}", "{count} points · {where}", s.scores[name], { where }) })),
         el("div", { class: "row" }, held.length ? held.map(([kind, n]) => kindChip(kind, n)) :
-          el("small", { text: "no pieces yet" })));
+          el("small", { text: t("no pieces yet") })));
     }));
   }
 
@@ -100,29 +101,29 @@
         const kind = `${colour}-${size}`;
         const left = kinds.filter((k, i) => k === kind && where[i] === "path").length;
         const awards = results.get(kind);
-        const said = awards === undefined ? `${left} on the path` :
+        const said = awards === undefined ? t("{count} on the path", { count: left }) :
           Object.keys(awards).length ? Object.entries(awards).map(([n, p]) => `${n} ${p}`).join(", ") :
-            "lost to the Eye";
+            t("lost to the Eye");
         cells.push(el("div", { class: awards === undefined ? "" : "scored", "data-set": kind },
           kindChip(kind, 1), el("div", { text: (awards === undefined ? "" : "✓ ") + said })));
       }
     }
     grid.replaceChildren(...cells);
-    document.getElementById("ice-scored-count").textContent = `${results.size} of 15 scored`;
+    document.getElementById("ice-scored-count").textContent = t("{scored} of {total} scored", { scored: results.size, total: 15 });
     document.getElementById("ice-scorings").replaceChildren(...(s.scorings || []).map((sc) => {
       const awards = Object.entries(sc.awards);
       return el("li", { "data-scoring": sc.kind }, kindChip(sc.kind, 1),
         el("span", { text: " " + (awards.length ? awards.map(([n, p]) => `${n} ${p}`).join(", ") :
-          "lost to the Eye: nobody scores") }));
+          t("lost to the Eye: nobody scores")) }));
     }));
   }
 
   function drawEye() {
     const eye = Object.entries(state().eye || {});
     const count = eye.reduce((a, [, n]) => a + n, 0);
-    document.getElementById("ice-eye-count").textContent = `${count} piece${count === 1 ? "" : "s"}`;
+    document.getElementById("ice-eye-count").textContent = tn("{count} piece", "{count} pieces", count);
     document.getElementById("ice-eye").replaceChildren(...(eye.length ?
-      eye.map(([kind, n]) => kindChip(kind, n)) : [el("small", { text: "empty" })]));
+      eye.map(([kind, n]) => kindChip(kind, n)) : [el("small", { text: t("empty") })]));
   }
 
   function drawResult() {
@@ -131,7 +132,9 @@
     if (!s.over) return;
     document.getElementById("ice-ranking").replaceChildren(...ranking().map((name) =>
       el("li", { "data-rank": name }, el("strong", { text: name }),
-        el("span", { text: ` ${s.scores[name]} points` + (name === s.winner ? " — wins" : "") }))));
+        el("span", { text: " " + (name === s.winner ?
+          tn("{count} point — wins", "{count} points — wins", s.scores[name]) :
+          tn("{count} point", "{count} points", s.scores[name])) }))));
   }
 
   function drawLog() {
@@ -140,7 +143,8 @@
     document.getElementById("ice-last").hidden = !last.length;
     document.getElementById("ice-notes").replaceChildren(...last.map((text) => el("li", { text })));
     document.getElementById("history").replaceChildren(...log.map((entry, i) =>
-      el("li", { text: `pick ${i + 1} (place ${entry.action}): ${(entry.instructions || []).join("; ")}` })));
+      el("li", { text: t("pick {number} (place {place}): {instructions}",
+        { number: i + 1, place: entry.action, instructions: (entry.instructions || []).join("; ") }) })));
   }
 
   function drawBuildList() {
@@ -153,7 +157,7 @@
     document.getElementById("ice-list").replaceChildren(...lines);
     const seed = state().seed;
     document.getElementById("ice-seed").textContent = seed === null || seed === undefined ?
-      "a given layout" : `seed ${seed}`;
+      t("a given layout") : t("seed {seed}", { seed });
   }
 
   function draw() {
@@ -180,9 +184,12 @@
     const i = Number(piece.getAttribute("data-index"));
     const s = state();
     if (legal().includes(i)) { choose(i); return; }
-    if (s.over) Panel.say("The game is over.");
-    else if (places()[i] !== "path") Panel.say(`Place ${i} is empty.`);
-    else Panel.say(`${s.to_move} cannot take ${i}: it is behind ${s.to_move}'s pawn at ${s.pawns[s.to_move]}.`);
+    if (s.over) Panel.say(t("The game is over."));
+    else if (places()[i] !== "path") Panel.say(t("Place {place} is empty.", { place: i }));
+    else {
+      Panel.say(t("{name} cannot take {place}: it is behind {name}'s pawn at {pawn}.",
+        { name: s.to_move, place: i, pawn: s.pawns[s.to_move] }));
+    }
   });
 
   function step(direction) {
@@ -223,7 +230,7 @@
 
   live((item) => {
     if (item.type === "game" && item.id === game.id) {
-      if (item.deleted) Panel.say("This game was deleted on another phone.");
+      if (item.deleted) Panel.say(t("This game was deleted on another phone."));
       else {
         const view = Panel.merge(game, item);  // null: a change was missed
         if (view === null) refresh();

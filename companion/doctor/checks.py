@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Final, Literal, Protocol
 
 from companion.phrases import Phrase, Value, say, say_n
-from firmware.errors import FirmwareError, HardwareError
+from firmware.errors import FirmwareError
 from firmware.maps import SPI_CHIP_SELECTS, PinMap, Pull, RingPins, StripConfig, pin_uses
 
 Status = Literal["ok", "warn", "fail"]
@@ -113,10 +113,6 @@ class SaidError(Exception):
 
 class LineBusy(SaidError, FirmwareError):
     """A GPIO line is held by someone else; the message names the holder when known."""
-
-
-class ProbeError(SaidError, HardwareError):
-    """A probe cannot ask the hardware, said in words (a :class:`HardwareError`)."""
 
 
 def reason(error: Exception) -> Phrase | str:

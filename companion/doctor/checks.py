@@ -556,7 +556,11 @@ def _rest_problem(
 
 
 def _level(high: bool) -> Phrase:
-    return say("high") if high else say("low")
+    if high:
+        # TRANSLATORS: a GPIO line's level, as an electrician says it ("reads high at rest")
+        return say("high")
+    # TRANSLATORS: a GPIO line's level, as an electrician says it ("reads low at rest")
+    return say("low")
 
 
 def check_data_dir(folder: Path, disk: Disk, *, serving: bool = False) -> Check:

@@ -39,11 +39,6 @@ TO_CONVERT = frozenset(
         "static/rings.js",
         "static/owner.js",  # the home page's Owner section
         # issue 27's own, not reached this session (session 10)
-        "templates/health.html",
-        "static/health.js",
-        "templates/_box.html",
-        "static/box.js",
-        "static/update.js",
         "templates/editor.html",
         "static/editor.js",
         "templates/stones.html",

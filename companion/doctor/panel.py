@@ -30,9 +30,11 @@ from companion.doctor.probes import (
     running_probes,
 )
 from companion.games.base import JSON
+from companion.phrases import say
 from companion.table.guided import role_pixels
 from companion.table.schema import SCHEMA_VERSION
 from companion.table.store import DB_NAME
+from companion.web.i18n import words
 from firmware.maps import LED_ROLES
 
 
@@ -57,8 +59,9 @@ class PanelDoctor:
         """The Pi's speaker (``companion.speaker.Speaker``), or None when it is off."""
 
     def checks(self, service: Any) -> list[dict[str, JSON]]:
-        """Every check against the running companion, as JSON (fewer with no ring board)."""
-        return [check.to_json() for check in self._checks(service) + self.speaker_checks()]
+        """Every check against the running companion, as JSON (fewer with no ring board), in
+        the language of the request that asks."""
+        return [check.to_json(words) for check in self._checks(service) + self.speaker_checks()]
 
     def speaker_checks(self) -> list[Check]:
         """The speaker's line when it is on: whether espeak-ng is there and speaks."""
@@ -107,7 +110,7 @@ class PanelDoctor:
         data_dir = service.data_dir
         if hardware is None:
             return [
-                Check("hardware", "warn", "no ring board is attached to this companion"),
+                Check("hardware", "warn", say("no ring board is attached to this companion")),
                 check_data_dir(data_dir, HostDisk(), serving=True),
                 check_database(data_dir / DB_NAME, SqliteDatabase(), SCHEMA_VERSION),
                 check_clock(SystemClock(HostFiles())),

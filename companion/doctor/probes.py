@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from companion.doctor.checks import LineBusy, Lines, Probes, StripProbe
+from companion.phrases import Phrase, say
 from companion.table.clock import TIME_ERROR, TIMESYNC_FLAG, kernel_clock_state
 from firmware.errors import HardwareError
 from firmware.maps import PinMap, Pull, StripConfig
@@ -94,7 +95,7 @@ class LgpioLines:
     gpiochip4 on a Pi 5 with an older kernel.
     """
 
-    owner: str | None = None
+    owner: str | Phrase | None = None
 
     def __init__(self, lgpio: Any) -> None:
         self._lgpio = lgpio
@@ -138,7 +139,9 @@ class LgpioLines:
         except Exception as error:  # lgpio.error: "GPIO busy", or a bad line
             if "busy" in str(error).lower():
                 holder = self.holder(pin)
-                raise LineBusy(f"busy, held by {holder or 'someone'}") from error
+                raise LineBusy(
+                    say("busy, held by {holder}", holder=holder or say("someone"))
+                ) from error
             raise HardwareError(f"GPIO{pin} cannot be claimed: {error}") from error
         try:
             return bool(lg.gpio_read(handle, pin))
@@ -155,7 +158,7 @@ class LgpioLines:
 class MissingLines:
     """Lines that cannot be asked: every question fails with ``reason``."""
 
-    owner: str | None = None
+    owner: str | Phrase | None = None
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
@@ -172,13 +175,13 @@ class HeldLines:
     doctor does not claim them, and says who has them."""
 
     def __init__(self, owner: str) -> None:
-        self.owner: str | None = owner
+        self.owner: str | Phrase | None = owner
 
     def holder(self, pin: int) -> str | None:
         return None
 
     def level(self, pin: int, pull: Pull) -> bool:
-        raise LineBusy(f"held by {self.owner}")
+        raise LineBusy(say("held by {owner}", owner=self.owner or ""))
 
 
 def running_companion(data_dir: Path, files: HostFiles) -> int | None:
@@ -200,7 +203,7 @@ def running_companion(data_dir: Path, files: HostFiles) -> int | None:
 class EmulatedLines:
     """The mock pins of an emulated factory, as the ring turner left them."""
 
-    owner: str | None = None
+    owner: str | Phrase | None = None
 
     def __init__(self, factory: Any) -> None:
         self._factory = factory
@@ -217,7 +220,7 @@ class EmulatedLines:
 class RunningLines:
     """The lines the running companion holds (its Health page): levels from its ring bank."""
 
-    owner: str | None = "this companion"
+    owner: str | Phrase | None = say("this companion")
 
     def __init__(self, bank: Any, pin_map: PinMap) -> None:
         self._bank = bank
@@ -293,8 +296,12 @@ class RunningStrip:
     def __init__(self, emulated: bool) -> None:
         self.emulated = emulated
 
-    def open(self, config: StripConfig) -> str:
-        return f"the strip ({config.driver}, {config.count} pixels) is open in this companion"
+    def open(self, config: StripConfig) -> str | Phrase:
+        return say(
+            "the strip ({driver}, {count} pixels) is open in this companion",
+            driver=config.driver,
+            count=config.count,
+        )
 
 
 # -- disk, database, clock ---------------------------------------------------------------------
@@ -365,7 +372,7 @@ class SystemClock:
         self.run = run
         self.kernel_state = kernel_state
 
-    def synchronised(self) -> tuple[bool | None, str]:
+    def synchronised(self) -> tuple[bool | None, str | Phrase]:
         if self.files.exists(TIMESYNC_FLAG):
             return True, "systemd-timesyncd"
         answer = self.run(["timedatectl", "show", "--property=NTPSynchronized", "--value"])
@@ -373,11 +380,12 @@ class SystemClock:
             return True, "timedatectl"
         state = self.kernel_state()
         if state is None:
-            said = "timedatectl says no" if answer is not None else "no timedatectl"
-            return (False if answer is not None else None), said
+            if answer is not None:
+                return False, say("timedatectl says no")
+            return None, say("no timedatectl")
         if state == TIME_ERROR:
-            return False, "adjtimex: the kernel clock is unsynchronised"
-        return True, "adjtimex: the kernel clock is synchronised"
+            return False, say("adjtimex: the kernel clock is unsynchronised")
+        return True, say("adjtimex: the kernel clock is synchronised")
 
 
 # -- assembled ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@
   release and keeps it only when it reports ready, so the panel is away for a minute or so.
 - ``POST /api/box/update/git`` (owner, ``{}``): fetch the checkout's tags and stage the
   newest ``v*`` release above the running one (202 as above), or 200 ``{"status": null,
-  "text"}`` when there is none.
+  "text"}`` when there is none (``text`` in the phone's language).
 
 Both refuse with 409 when no updater is installed (``mandala serve`` on a laptop: update the
 checkout with git) or an update already waits.
@@ -33,6 +33,7 @@ from companion.phrases import say
 from companion.table import Conflict, StorageError, backup
 from companion.table.rolling import FILES_LOCK
 from companion.web.context import json_body, table
+from companion.web.i18n import words
 from companion.web.owner import owner_only
 from companion.web.security import takes_file
 
@@ -127,6 +128,8 @@ def from_git() -> tuple[Response, int]:
     running = backup.release()
     newest = update.newest_tag(checkout(), running)
     if newest is None:
-        text = f"release {running} is the newest: the checkout has no newer v* tag"
-        return jsonify({"status": None, "text": text}), 200
+        newest_here = say(
+            "release {release} is the newest: the checkout has no newer v* tag", release=running
+        )
+        return jsonify({"status": None, "text": words(newest_here)}), 200
     return staged(releases.release_from_git(checkout(), newest[0]))

@@ -112,3 +112,28 @@ def test_a_stranger_is_told_only_the_owner_may_download(served: str, browser: An
     expect(refusal).to_be_visible()
     shot(page, "box-05-stranger")
     assert page.errors == []
+
+
+def test_a_german_phone_is_asked_and_told_in_german(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    assert wait_until(lambda: backup.kept_backups(tmp_path / "data"), seconds=60)
+    page = phone(browser, served)
+    as_owner(page, served, tmp_path / "data")
+    page.context.add_cookies([{"name": "mandala_lang", "value": "de", "url": served + "/"}])
+    page.goto(served + "/box")
+    expect(page.locator("#time-said")).to_contain_text("Die Uhrzeit: ")
+    kept = page.locator("#kept-backups li").first
+    expect(kept).to_contain_text("vom ")
+    name = kept.get_attribute("data-kept")
+    kept.locator("button").click()
+    expect(page.locator("#restore-question")).to_have_text(
+        f"Alles auf dieser Box durch die aufbewahrte Sicherung {name} ersetzen?"
+    )
+    page.click("#restore-no")
+    expect(page.locator("#restore-said")).to_have_text("Nichts wurde geändert.")
+    expect(page.locator("#restore-no")).to_have_text("Behalten, was hier ist")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.errors == []

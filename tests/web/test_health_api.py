@@ -39,6 +39,27 @@ def test_the_checks_run_against_the_emulated_hardware(emulated_client: FlaskClie
     assert body["buttons"] == [{"button": "done", "presses": 0, "last": None}]
 
 
+def test_the_checks_answer_in_the_phone_s_language(
+    emulated_table: Table, emulated_client: FlaskClient
+) -> None:
+    # German asked: what was found and what to do are German; the names stay the doctor's.
+    pin = emulated_table.hardware.pin_map.rings[2].b
+    emulated_table.hardware.factory.pin(pin).drive_low()
+    german = {"Accept-Language": "de-DE,de;q=0.9"}
+    checks = emulated_client.get("/api/health", headers=german).get_json()["checks"]
+    by_name = {check["name"]: check for check in checks}
+    assert [check["name"] for check in checks] == NAMES
+    assert by_name["pins"]["message"] == "Alle 21 Ring- und Tasten-Pins gehören dieser Box"
+    assert by_name["rest"]["message"].startswith(
+        f'Ring 2: Leitung B (GPIO{pin}) liest in Ruhe Low (rest = "open" erwartet High): '
+        "ein fehlender Pull-up"
+    )
+    english = emulated_client.get("/api/health", headers={"Accept-Language": "en"}).get_json()
+    assert {c["name"]: c for c in english["checks"]}["pins"]["message"] == (
+        "all 21 ring and button pins are held by this companion"
+    )
+
+
 def test_a_line_low_at_rest_fails_the_rest_check_on_the_running_companion(
     emulated_table: Table, emulated_client: FlaskClient
 ) -> None:

@@ -212,3 +212,34 @@ def test_a_phone_that_is_not_the_owner_is_told_how_next_to_the_button(
     refusal.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "health-not-owner-360.png"))
     assert page.errors == []  # a refusal is said, never an unhandled error
+
+
+def test_a_german_phone_reads_the_checks_and_the_led_test_in_german(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    as_owner(page, served, tmp_path / "data")
+    page.context.add_cookies([{"name": "mandala_lang", "value": "de", "url": served + "/"}])
+    page.goto(served + "/health")
+    expect(page.locator('#checks li[data-check="rest"]')).to_have_text(
+        "ok Ruhepegel: Alle 10 Ringe ruhen mit beiden Leitungen auf ihrem Ruhepegel"
+    )
+    expect(page.locator('#checks li[data-check="pins"]')).to_contain_text("gehören dieser Box")
+    expect(page.locator("#checked")).to_have_text("nichts fehlgeschlagen")
+    expect(page.locator("#ring-test-summary")).to_have_text("Nicht gestartet.")
+    expect(page.locator('#buttons li[data-button="done"]')).to_have_text(
+        "wartet „done“: noch nicht gedrückt"
+    )
+    expect(page.locator('#led-roles [data-role="spokes"]')).to_have_text("Speichen (16)")
+    page.click("#chase-next")
+    expect(page.locator("#led-step")).to_have_text(
+        "Pixel 1 von 48 leuchtet (Index 0 in der LED-Belegung)."
+    )
+    page.click('#led-roles [data-role="spokes"]')
+    expect(page.locator("#led-step")).to_have_text("Es leuchten: die Speichen (16 Pixel), weiß.")
+    page.click("#led-off")
+    expect(page.locator("#led-step")).to_have_text("Der Streifen zeigt das Spiel.")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.errors == []

@@ -125,3 +125,28 @@ def test_a_phone_that_is_not_the_owner_is_told_so_next_to_the_control(
     page.locator("#updates").scroll_into_view_if_needed()
     shot(page, "update-06-not-the-owner")
     assert page.errors == []
+
+
+def test_a_german_phone_is_asked_in_german_and_nothing_is_installed(
+    served: str, browser: Any, tmp_path: Path, files: dict[str, Path]
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone(browser, served)
+    as_owner(page, served, tmp_path / "data")
+    page.context.add_cookies([{"name": "mandala_lang", "value": "de", "url": served + "/"}])
+    page.goto(served + "/box")
+    page.set_input_files("#update-file", str(files["0.2.0"]))
+    expect(page.locator("#update-upload")).to_have_text("Diese Version installieren")
+    page.click("#update-upload")
+    expect(page.locator("#update-question")).to_have_text(
+        "Die Version in mandala-companion-0.2.0.mandala-release installieren und die Box neu "
+        "starten?"
+    )
+    page.click("#update-no")
+    expect(page.locator("#update-said")).to_have_text("Nichts wurde geändert.")
+    assert not update.pending(tmp_path / "data")
+    page.locator("#updates").scroll_into_view_if_needed()
+    shot(page, "update-07-german-asks")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.errors == []

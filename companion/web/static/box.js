@@ -3,7 +3,7 @@
    page, not in a dialog), and where the time comes from. */
 "use strict";
 (() => {
-  const { el, api, send } = Panel;
+  const { el, api, send, t, tn } = Panel;
   const $ = (id) => document.getElementById(id);
   const file = $("restore-file");
   const upload = $("restore-upload");
@@ -21,7 +21,7 @@
 
   async function about() {
     const answer = await api("GET", "/api/box");
-    $("time-said").textContent = "The time: " + answer.time.text + ".";
+    $("time-said").textContent = t("The time: {time}.", { time: answer.time.text });
     $("box-release").textContent = answer.release;
   }
 
@@ -30,20 +30,20 @@
     const owner = await api("GET", "/api/owner");
     if (!owner.owner) {
       list.replaceChildren();
-      $("kept-said").textContent = "Only the box's owner sees the kept backups: become the owner on the home page.";
+      $("kept-said").textContent = t("Only the box's owner sees the kept backups: become the owner on the home page.");
       return;
     }
     const answer = await api("GET", "/api/box/backups");
-    $("kept-said").textContent = answer.backups.length ? "" : "No backup is kept yet: the first is made today.";
+    $("kept-said").textContent = answer.backups.length ? "" : t("No backup is kept yet: the first is made today.");
     list.replaceChildren(...answer.backups.map((b) => el("li", { "data-kept": b.name },
       el("span", { text: b.name }),
-      el("small", { text: `made ${utc(b.made)}, ${Math.ceil(b.bytes / 1024)} kB` }),
-      el("button", { type: "button", "data-restore-kept": b.name, text: "Restore this one" }))));
+      el("small", { text: t("made {when}, {size} kB", { when: utc(b.made), size: Math.ceil(b.bytes / 1024) }) }),
+      el("button", { type: "button", "data-restore-kept": b.name, text: t("Restore this one") }))));
   }
 
-  function ask(what, sender) {
+  function ask(question, sender) {
     pending = sender;
-    $("restore-question").textContent = `Replace everything on this box with ${what}?`;
+    $("restore-question").textContent = question;
     confirmBox.hidden = false;
     tell(restoreSaid, "");
     $("restore-yes").focus();
@@ -51,12 +51,12 @@
 
   $("backup-download").addEventListener("click", async () => {
     const said = $("backup-said");
-    said.textContent = "making it…";
+    said.textContent = t("making it…");
     try {
       await Panel.download("/api/box/backup", "application/octet-stream", "mandala.mandala-backup", said);
     } catch (error) {
       said.textContent = "";
-      Panel.say(`No backup was made: ${error.message}`);
+      Panel.say(t("No backup was made: {error}", { error: error.message }));
     }
   });
 
@@ -64,35 +64,39 @@
   upload.addEventListener("click", () => {
     const chosen = file.files[0];
     if (!chosen) return;
-    ask(`the backup in ${chosen.name}`, () => send("/api/box/restore", chosen));
+    ask(t("Replace everything on this box with the backup in {file}?", { file: chosen.name }),
+      () => send("/api/box/restore", chosen));
   });
   $("kept-backups").addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest("[data-restore-kept]");
     if (!button) return;
     const name = button.getAttribute("data-restore-kept");
-    ask(`the kept backup ${name}`, () => send(`/api/box/backups/${encodeURIComponent(name)}/restore`));
+    ask(t("Replace everything on this box with the kept backup {name}?", { name }),
+      () => send(`/api/box/backups/${encodeURIComponent(name)}/restore`));
   });
   $("restore-no").addEventListener("click", () => {
     confirmBox.hidden = true;
     pending = null;
-    tell(restoreSaid, "Nothing was changed.", "ok");
+    tell(restoreSaid, t("Nothing was changed."), "ok");
   });
   $("restore-yes").addEventListener("click", async () => {
     if (!pending) return;
     const sender = pending;
     pending = null;
     confirmBox.hidden = true;
-    tell(restoreSaid, "Restoring…", "ok");
+    tell(restoreSaid, t("Restoring…"), "ok");
     try {
       const answer = await sender();
-      const games = answer.games === 1 ? "1 game" : `${answer.games} games`;
-      let text = `Restored the backup made ${utc(answer.restored.created)} by release ${answer.restored.release}: ${games} on the box now.`;
-      if (!answer.owner) text += " This phone is not the owner any more: the backup's owners are.";
+      const values = { when: utc(answer.restored.created), release: answer.restored.release };
+      const restored = tn("Restored the backup made {when} by release {release}: {count} game on the box now.",
+        "Restored the backup made {when} by release {release}: {count} games on the box now.", answer.games, values);
+      const text = answer.owner ? restored : t("{restored} This phone is not the owner any more: the backup's owners are.",
+        { restored });
       tell(restoreSaid, text, "ok");
       file.value = "";
       upload.disabled = true;
     } catch (error) {
-      tell(restoreSaid, `Nothing was changed: ${error.message}`);
+      tell(restoreSaid, t("Nothing was changed: {error}", { error: error.message }));
     }
     await kept().catch(() => {});
   });

@@ -3,9 +3,46 @@
    and at once on every ring change the live stream reports). */
 "use strict";
 (() => {
-  const { el, api, live, say, coalesce, data } = Panel;
-  const ROLE_NAMES = { spokes: "spokes", entrances: "entrances", bases: "bases",
-    scores: "score pixels" };
+  const { el, api, live, say, coalesce, data, t, tn, locale } = Panel;
+  /* Each part of the strip, in the words of each sentence that names it. */
+  const ROLE_NAMES = { spokes: () => t("spokes"), entrances: () => t("entrances"),
+    bases: () => t("bases"), scores: () => t("score pixels") };
+  const ROLE_LIGHT = {
+    spokes: (count) => t("Light the spokes ({count})", { count }),
+    entrances: (count) => t("Light the entrances ({count})", { count }),
+    bases: (count) => t("Light the bases ({count})", { count }),
+    scores: (count) => t("Light the score pixels ({count})", { count }),
+  };
+  const ROLE_NONE = {
+    spokes: () => t("the LED map has no spokes"),
+    entrances: () => t("the LED map has no entrances"),
+    bases: () => t("the LED map has no bases"),
+    scores: () => t("the LED map has no score pixels"),
+  };
+  const ROLE_LIT = {
+    spokes: (count) => tn("Lit: the spokes ({count} pixel), white.",
+      "Lit: the spokes ({count} pixels), white.", count),
+    entrances: (count) => tn("Lit: the entrances ({count} pixel), white.",
+      "Lit: the entrances ({count} pixels), white.", count),
+    bases: (count) => tn("Lit: the bases ({count} pixel), white.",
+      "Lit: the bases ({count} pixels), white.", count),
+    scores: (count) => tn("Lit: the score pixels ({count} pixel), white.",
+      "Lit: the score pixels ({count} pixels), white.", count),
+  };
+  /* A check's name as the Health page shows it (``mandala doctor`` prints the name itself). */
+  const CHECK_NAMES = {
+    leds: () => t("leds"), groups: () => t("groups"), serial: () => t("serial"),
+    pins: () => t("pins"), rest: () => t("rest"), data: () => t("data"),
+    database: () => t("database"), clock: () => t("clock"), hardware: () => t("hardware"),
+    speaker: () => t("speaker"),
+  };
+  /* The word of each status: a check's, a ring's in the ring test, a button's. */
+  const STATUS_WORDS = {
+    ok: () => t("ok"), warn: () => t("warn"), fail: () => t("fail"),
+    waiting: () => t("waiting"), turning: () => t("turning"), passed: () => t("passed"),
+    failed: () => t("failed"),
+  };
+  const word = (table, key) => (Object.hasOwn(table, key) ? table[key]() : String(key));
   const CHASE_MS = 500;
   const ROLE_MS = 2500;
   const count = data.leds.count;
@@ -14,16 +51,17 @@
   let pixel = -1;
 
   function statusItem(status, text, extra) {
-    return el("li", extra || {}, el("span", { class: `status status-${status}`, text: status }),
+    return el("li", extra || {}, el("span", { class: `status status-${status}`, text: word(STATUS_WORDS, status) }),
       " ", text);
   }
 
   function drawChecks(checks) {
     document.getElementById("checks").replaceChildren(...checks.map((check) =>
-      statusItem(check.status, `${check.name}: ${check.message}`, { "data-check": check.name })));
+      statusItem(check.status, t("{name}: {message}",
+        { name: word(CHECK_NAMES, check.name), message: check.message }), { "data-check": check.name })));
     const failed = checks.filter((check) => check.status === "fail").length;
     document.getElementById("checked").textContent = failed ?
-      `${failed} check${failed === 1 ? "" : "s"} failed` : "nothing failed";
+      tn("{count} check failed", "{count} checks failed", failed) : t("nothing failed");
   }
 
   function drawRings(rings) {
@@ -31,28 +69,31 @@
     const summary = document.getElementById("ring-test-summary");
     if (!rings) {
       list.replaceChildren();
-      summary.textContent = "Not started.";
+      summary.textContent = t("Not started.");
       return;
     }
     list.replaceChildren(...rings.map((ring) =>
       statusItem(ring.verdict, ring.text, { "data-ring": ring.ring })));
     const passed = rings.filter((ring) => ring.verdict === "passed").length;
     const failed = rings.filter((ring) => ring.verdict === "failed").length;
-    summary.textContent = `${passed} of ${rings.length} rings passed` +
-      (failed ? `, ${failed} failed` : "") + ".";
+    const values = { passed, failed, count: rings.length };
+    summary.textContent = failed ? t("{passed} of {count} rings passed, {failed} failed.", values) :
+      t("{passed} of {count} rings passed.", values);
   }
 
   function drawButtons(buttons) {
     const list = document.getElementById("buttons");
     if (!buttons.length) {
-      list.replaceChildren(el("li", { class: "muted", text: "No buttons in the pin map." }));
+      list.replaceChildren(el("li", { class: "muted", text: t("No buttons in the pin map.") }));
       return;
     }
     list.replaceChildren(...buttons.map((button) => {
       const seen = button.presses > 0;
-      const when = seen ? `, last at ${new Date(button.last * 1000).toLocaleTimeString()}` : "";
-      const text = seen ? `“${button.button}”: seen ${button.presses} time` +
-        `${button.presses === 1 ? "" : "s"}${when}` : `“${button.button}”: not pressed yet`;
+      const name = button.button;
+      const when = seen ? new Date(button.last * 1000).toLocaleTimeString(locale()) : "";
+      const text = seen ? tn("“{button}”: seen {count} time, last at {when}",
+        "“{button}”: seen {count} times, last at {when}", button.presses, { button: name, when }) :
+        t("“{button}”: not pressed yet", { button: name });
       return statusItem(seen ? "passed" : "waiting", text, { "data-button": button.button });
     }));
   }
@@ -61,12 +102,13 @@
   let finished = "";
 
   function stepText(step) {
-    if (!step) return finished || "The strip shows the game.";
+    if (!step) return finished || t("The strip shows the game.");
     if (step.show === "pixel") {
-      return `Pixel ${step.pixel + 1} of ${step.of} is lit (index ${step.pixel} in the LED map).`;
+      return t("Pixel {number} of {count} is lit (index {index} in the LED map).",
+        { number: step.pixel + 1, count: step.of, index: step.pixel });
     }
     const lit = roleCount[step.show];
-    return `Lit: the ${ROLE_NAMES[step.show]} (${lit} pixel${lit === 1 ? "" : "s"}), white.`;
+    return Object.hasOwn(ROLE_LIT, step.show) ? ROLE_LIT[step.show](lit) : step.show;
   }
 
   function drawStep(step) {
@@ -94,8 +136,8 @@
     if (chase) window.clearInterval(chase);
     chase = null;
     finished = "";
-    document.getElementById("chase-start").textContent = "Start the chase";
-    document.getElementById("roles-in-turn").textContent = "Light each part in turn";
+    document.getElementById("chase-start").textContent = t("Start the chase");
+    document.getElementById("roles-in-turn").textContent = t("Light each part in turn");
   }
 
   async function showPixel(next) {
@@ -107,13 +149,13 @@
     const box = document.getElementById("led-roles");
     for (const [role, lit] of data.leds.roles) {
       box.append(el("button", { type: "button", "data-role": role, disabled: lit === 0,
-        title: lit === 0 ? `the LED map has no ${ROLE_NAMES[role]}` : null,
-        text: `Light the ${ROLE_NAMES[role]} (${lit})`,
+        title: lit === 0 ? word(ROLE_NONE, role) : null,
+        text: Object.hasOwn(ROLE_LIGHT, role) ? ROLE_LIGHT[role](lit) : `${role} (${lit})`,
         onclick: () => { stopChase(); leds({ show: role }).catch(() => {}); } }));
     }
     if (!count) {
       for (const button of document.querySelectorAll("#led-test button")) button.disabled = true;
-      document.getElementById("led-step").textContent = "No LED strip is attached.";
+      document.getElementById("led-step").textContent = t("No LED strip is attached.");
     }
   }
 
@@ -123,25 +165,26 @@
   }
 
   document.getElementById("recheck").addEventListener("click", action(async () => {
-    document.getElementById("checked").textContent = "checking…";
+    document.getElementById("checked").textContent = t("checking…");
     const answer = await api("GET", "/api/health");
     drawChecks(answer.checks);
     draw(answer);
   }));
   document.getElementById("start-ring-test").addEventListener("click", action(async () => {
     draw(await api("POST", "/api/health/ring-test", {}));
-    document.getElementById("start-ring-test").textContent = "Start the ring test again";
+    document.getElementById("start-ring-test").textContent = t("Start the ring test again");
   }));
   document.getElementById("roles-in-turn").addEventListener("click", () => {
     if (chase) { stopChase(); return; }
     const roles = data.leds.roles.filter(([, lit]) => lit > 0).map(([role]) => role);
-    document.getElementById("roles-in-turn").textContent = "Stop";
+    document.getElementById("roles-in-turn").textContent = t("Stop");
     let next = 0;
     const step = () => {
       if (next >= roles.length) {
         stopChase();
         leds({ show: "off" }).then(() => {
-          finished = `Done: ${roles.map((role) => ROLE_NAMES[role]).join(", ")} were lit in turn.`;
+          finished = t("Done: {parts} were lit in turn.",
+            { parts: roles.map((role) => word(ROLE_NAMES, role)).join(", ") });
           document.getElementById("led-step").textContent = finished;
         }).catch(() => {});
         return;
@@ -154,12 +197,13 @@
   });
   document.getElementById("chase-start").addEventListener("click", () => {
     if (chase) { stopChase(); return; }
-    document.getElementById("chase-start").textContent = "Pause the chase";
+    document.getElementById("chase-start").textContent = t("Pause the chase");
     let next = 0;
     const step = () => {
       if (next >= count) {
         stopChase();
-        finished = `Chase done: all ${count} pixels were lit one by one, in strip order.`;
+        finished = t("Chase done: all {count} pixels were lit one by one, in strip order.",
+          { count });
         document.getElementById("led-step").textContent = finished;
         return;
       }
@@ -183,12 +227,12 @@
   }));
   document.getElementById("bundle").addEventListener("click", async () => {
     const said = document.getElementById("bundle-said");
-    said.textContent = "making it…";
+    said.textContent = t("making it…");
     try {
       await Panel.download("/api/health/bundle", "application/zip", "mandala-diagnostics.zip", said);
     } catch (error) {
       said.textContent = "";
-      say(`The bundle could not be made: ${error.message}`);
+      say(t("The bundle could not be made: {error}", { error: error.message }));
     }
   });
 

@@ -3,7 +3,7 @@
    checkout (asked on the page). While the box restarts the page asks again every 2 s. */
 "use strict";
 (() => {
-  const { phoneTime, send } = Panel;
+  const { phoneTime, send, t } = Panel;
   const $ = (id) => document.getElementById(id);
   const file = $("update-file");
   const upload = $("update-upload");
@@ -21,16 +21,22 @@
 
   const KINDS = { updated: "ok", waiting: "ok", installing: "ok", "rolled-back": "error",
     refused: "error", failed: "error" };
+  /* The heading of each state of the last update, before what it says. */
+  const STATES = { updated: () => t("Updated"), "rolled-back": () => t("Not updated"),
+    waiting: () => t("Waiting"), installing: () => t("Installing"), refused: () => t("Not updated"),
+    failed: () => t("Update failed") };
 
   function show(answer) {
     $("update-release").textContent = answer.release;
     $("box-release").textContent = answer.release;
     const status = answer.status;
     if (status) {
-      const when = status.at ? ` (${status.at.replace("T", " ").replace("Z", " UTC")})` : "";
-      const words = { updated: "Updated", "rolled-back": "Not updated", waiting: "Waiting",
-        installing: "Installing", refused: "Not updated", failed: "Update failed" }[status.state] || "Update";
-      tell(state, `${words}: ${status.text}${when}.`, KINDS[status.state]);
+      const heading = Object.hasOwn(STATES, status.state) ? STATES[status.state]() : t("Update");
+      const values = { state: heading, text: status.text };
+      const text = status.at ?
+        t("{state}: {text} ({when}).", { ...values, when: status.at.replace("T", " ").replace("Z", " UTC") }) :
+        t("{state}: {text}.", values);
+      tell(state, text, KINDS[status.state]);
     } else {
       tell(state, "");
     }
@@ -55,7 +61,7 @@
         if (answer.pending || (answer.status && ["waiting", "installing"].includes(answer.status.state))) watch();
         else tell(said, "");
       } catch (error) {
-        tell(said, "The box is restarting: this page asks again in a moment.", "ok");
+        tell(said, t("The box is restarting: this page asks again in a moment."), "ok");
         watch();
       }
     }, 2000);
@@ -73,37 +79,37 @@
   upload.addEventListener("click", () => {
     const chosen = file.files[0];
     if (!chosen) return;
-    ask(`Install the release in ${chosen.name} and restart the box?`, () => send("/api/box/update", chosen));
+    ask(t("Install the release in {file} and restart the box?", { file: chosen.name }), () => send("/api/box/update", chosen));
   });
   $("update-git").addEventListener("click", () => {
-    ask("Look for a newer release on the internet, install it and restart the box?",
+    ask(t("Look for a newer release on the internet, install it and restart the box?"),
       () => send("/api/box/update/git"));
   });
   $("update-no").addEventListener("click", () => {
     confirmBox.hidden = true;
     pending = null;
-    tell(said, "Nothing was changed.", "ok");
+    tell(said, t("Nothing was changed."), "ok");
   });
   $("update-yes").addEventListener("click", async () => {
     if (!pending) return;
     const sender = pending;
     pending = null;
     confirmBox.hidden = true;
-    tell(said, "Checking the release…", "ok");
+    tell(said, t("Checking the release…"), "ok");
     try {
       const answer = await sender();
       if (!answer.status) {
-        tell(said, answer.text + ".", "ok");
+        tell(said, t("{text}.", { text: answer.text }), "ok");
         return;
       }
-      tell(said, `Release ${answer.status.release} is being installed; a backup was made first. ` +
-        "The panel is away for about a minute while the box restarts.", "ok");
+      tell(said, t("Release {release} is being installed; a backup was made first. The panel is away for about a minute while the box restarts.",
+        { release: answer.status.release }), "ok");
       file.value = "";
       upload.disabled = true;
       await about().catch(() => {});
       watch();
     } catch (error) {
-      tell(said, `Nothing was changed: ${error.message}`);
+      tell(said, t("Nothing was changed: {error}", { error: error.message }));
     }
   });
 

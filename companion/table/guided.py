@@ -3,8 +3,10 @@
 :class:`RingTest` follows the ring bank's reports (each slot a ring arrives on, with its raw
 detent count) and its per-line diagnostics (edges and errors on lines A and B), and says
 per ring, in plain words, what it has seen: ``ring 3: +1 ✓, −1 ✓, lines A and B both
-toggled, 0 errors``, or the line that never moved. The LED frames are pure: each role lit in
-turn, and one pixel at a time for the counted chase.
+toggled, 0 errors``, or the line that never moved. Each ring's result has those words twice:
+``phrase``, the message and its values for the page to say in the phone's language
+(:mod:`companion.phrases`), and ``text``, the same in English. The LED frames are pure: each
+role lit in turn, and one pixel at a time for the counted chase.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from companion.games.base import JSON
+from companion.phrases import Phrase, say, say_n
 from companion.table.board_parts import PinMapLike, RingReportLike, RingStatusLike
 from companion.table.led_scenes import RGB, LedMapLike
 
@@ -86,25 +89,42 @@ class RingTest:
         moved = (now[0] - ring.base_edges[0], now[1] - ring.base_edges[1])
         errors = int(status.errors) - ring.base_errors
         verdict: RingVerdict
+        phrase: Phrase
         if moved == (0, 0):
-            verdict, text = "waiting", f"ring {index}: not turned yet"
+            verdict, phrase = "waiting", say("ring {ring}: not turned yet", ring=index)
         elif 0 in moved and max(moved) >= 2:
             dead, alive = ("A", "B") if moved[0] == 0 else ("B", "A")
             pin = pins.a if dead == "A" else pins.b
             verdict = "failed"
-            text = (
-                f"ring {index}: line {dead} (GPIO{pin}) never moved while line {alive} "
-                f"toggled {max(moved)} times: check line {dead}'s wire, its pull-up and "
-                "its filter"
+            phrase = say_n(
+                "ring {ring}: line {dead} (GPIO{pin}) never moved while line {alive} toggled "
+                "{count} time: check line {dead}'s wire, its pull-up and its filter",
+                "ring {ring}: line {dead} (GPIO{pin}) never moved while line {alive} toggled "
+                "{count} times: check line {dead}'s wire, its pull-up and its filter",
+                max(moved),
+                ring=index,
+                dead=dead,
+                pin=pin,
+                alive=alive,
             )
         else:
-            plus = "+1 ✓" if ring.plus else "+1 not yet"
-            minus = f"{MINUS}1 ✓" if ring.minus else f"{MINUS}1 not yet"
-            lines = "lines A and B both toggled" if 0 not in moved else "one line toggled"
-            said = f"{errors} error" + ("" if errors == 1 else "s")
-            text = f"ring {index}: {plus}, {minus}, {lines}, {said}"
+            seen = {
+                "ring": index,
+                "plus": "+1 ✓" if ring.plus else say("{step} not yet", step="+1"),
+                "minus": f"{MINUS}1 ✓" if ring.minus else say("{step} not yet", step=f"{MINUS}1"),
+                "lines": (
+                    say("lines A and B both toggled") if 0 not in moved else say("one line toggled")
+                ),
+                "errors": say_n("{count} error", "{count} errors", errors),
+            }
             if errors:
-                text += " (bounce: check the filter, or a loose wheel)"
+                phrase = say(
+                    "ring {ring}: {plus}, {minus}, {lines}, {errors} (bounce: check the filter, "
+                    "or a loose wheel)",
+                    **seen,
+                )
+            else:
+                phrase = say("ring {ring}: {plus}, {minus}, {lines}, {errors}", **seen)
             done = ring.plus and ring.minus and 0 not in moved
             verdict = "turning" if not done else ("passed" if not errors else "failed")
         return {
@@ -114,7 +134,8 @@ class RingTest:
             "minus": ring.minus,
             "line_edges": list(moved),
             "errors": errors,
-            "text": text,
+            "text": phrase.english(),
+            "phrase": phrase.to_json(),
         }
 
 

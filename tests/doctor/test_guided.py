@@ -13,6 +13,7 @@ from firmware.emulator import RingTurner
 from firmware.maps import PinMap, load_led_map, load_pin_map
 from firmware.pins import make_factory
 from firmware.rings import RingBank
+from tests.table.test_announce import rendered
 
 WHITE = (255, 255, 255)
 
@@ -66,6 +67,21 @@ def test_with_two_detents_a_slot_one_click_is_not_yet_a_slot() -> None:
             "line_edges": [8, 8],
             "errors": 0,
             "text": "ring 1: +1 ✓, −1 ✓, lines A and B both toggled, 0 errors",
+            "phrase": {
+                "text": "ring {ring}: {plus}, {minus}, {lines}, {errors}",
+                "values": {
+                    "ring": 1,
+                    "plus": "+1 ✓",
+                    "minus": "−1 ✓",
+                    "lines": {"text": "lines A and B both toggled", "values": {}},
+                    "errors": {
+                        "text": "{count} error",
+                        "values": {},
+                        "plural": "{count} errors",
+                        "count": 0,
+                    },
+                },
+            },
         }
     finally:
         bench.close()
@@ -92,7 +108,39 @@ def test_a_ring_not_yet_turned_waits_and_the_others_are_not_disturbed(bench: Ben
         "line_edges": [0, 0],
         "errors": 0,
         "text": "ring 9: not turned yet",
+        "phrase": {"text": "ring {ring}: not turned yet", "values": {"ring": 9}},
     }
+
+
+def german(ring: dict[str, Any]) -> str:
+    """A ring's result as a German phone reads it (its phrase, through the catalogue)."""
+    return rendered(ring["phrase"], "de")
+
+
+def test_in_german_each_ring_says_what_it_has_seen_and_the_line_that_never_moved(
+    bench: Bench,
+) -> None:
+    assert german(bench.ring(4)) == "Ring 4: noch nicht gedreht"
+    bench.turner.turn(3, 1)
+    assert german(bench.ring(3)) == (
+        "Ring 3: +1 ✓, −1 noch nicht, Leitungen A und B haben beide geschaltet, 0 Fehler"
+    )
+    bench.turner.turn(2, 1, drop=1)  # a missed edge: one error
+    bench.turner.turn(2, 1)
+    bench.turner.turn(2, -1)
+    assert german(bench.ring(2)) == (
+        "Ring 2: +1 ✓, −1 ✓, Leitungen A und B haben beide geschaltet, 1 Fehler "
+        "(Prellen: prüfe den Filter oder ein lockeres Rad)"
+    )
+    pins = bench.test.pin_map.rings[6]
+    line_a = bench.factory.pin(pins.a)
+    for _ in range(2):  # a hand turns the ring; only line A reaches the Pi
+        line_a.drive_low()
+        line_a.drive_high()
+    assert german(bench.ring(6)) == (
+        f"Ring 6: Leitung B (GPIO{pins.b}) hat sich nie bewegt, während Leitung A 4-mal "
+        "geschaltet hat: prüfe das Kabel von Leitung B, ihren Pull-up und ihren Filter"
+    )
 
 
 def test_each_role_lights_exactly_its_pixels_in_white() -> None:

@@ -97,6 +97,21 @@ def test_the_ring_test_follows_a_turn_each_way(
         "line_edges": [4, 4],
         "errors": 0,
         "text": "ring 0: +1 ✓, −1 ✓, lines A and B both toggled, 0 errors",
+        "phrase": {  # the same words, for the page to say in the phone's language
+            "text": "ring {ring}: {plus}, {minus}, {lines}, {errors}",
+            "values": {
+                "ring": 0,
+                "plus": "+1 ✓",
+                "minus": "−1 ✓",
+                "lines": {"text": "lines A and B both toggled", "values": {}},
+                "errors": {
+                    "text": "{count} error",
+                    "values": {},
+                    "plural": "{count} errors",
+                    "count": 0,
+                },
+            },
+        },
     }
 
 

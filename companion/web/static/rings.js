@@ -2,7 +2,7 @@
    status, preview, confirm), undo, the re-sync guide, the emulator and the history. */
 "use strict";
 (() => {
-  const { el, api, live, say, coalesce, letter } = Panel;
+  const { el, api, live, say, coalesce, letter, t, tn, colourName } = Panel;
   const board = Panel.data.board;
   let game = Panel.data.game;
   let sensed = Panel.data.rings;
@@ -11,19 +11,31 @@
   let chosen = {};  // dice picked on this phone but not yet entered
 
   /* ---- rings as the players know them: by colour and place ---- */
-  const ORDINALS = ["", "", "2nd", "3rd", "4th", "5th"];
+  /* One whole message per place (a board has ten rings, five from each side), so a language
+     says the ring and its place in its own order and case. */
+  const FROM_OUTSIDE = [null, null,
+    (v) => t("the {colour} ring ({letter}), 2nd from the outside", v),
+    (v) => t("the {colour} ring ({letter}), 3rd from the outside", v),
+    (v) => t("the {colour} ring ({letter}), 4th from the outside", v),
+    (v) => t("the {colour} ring ({letter}), 5th from the outside", v)];
+  const FROM_INSIDE = [null, null,
+    (v) => t("the {colour} ring ({letter}), 2nd from the inside", v),
+    (v) => t("the {colour} ring ({letter}), 3rd from the inside", v),
+    (v) => t("the {colour} ring ({letter}), 4th from the inside", v),
+    (v) => t("the {colour} ring ({letter}), 5th from the inside", v)];
   function ringName(ring) {
     const colour = board.rings[ring] ? board.rings[ring].colour : "";
-    const half = board.rings.length / 2;
-    const place = ring === 0 ? "the outermost" : ring === board.rings.length - 1 ? "the innermost" :
-      ring < half ? `${ORDINALS[ring + 1]} from the outside` :
-        `${ORDINALS[board.rings.length - ring]} from the inside`;
-    return `the ${colour} ring (${letter(colour)}), ${place}`;
+    const count = board.rings.length;
+    const v = { colour: colourName(colour), letter: letter(colour) };
+    if (ring === 0) return t("the {colour} ring ({letter}), the outermost", v);
+    if (ring === count - 1) return t("the {colour} ring ({letter}), the innermost", v);
+    return ring < count / 2 ? FROM_OUTSIDE[ring + 1](v) : FROM_INSIDE[count - ring](v);
   }
   function slotWords(steps, eitherWay) {
     const count = Math.abs(steps);
-    const way = eitherWay ? "either way" : steps > 0 ? "clockwise" : "counter-clockwise";
-    return `${count} slot${count === 1 ? "" : "s"} ${way}`;
+    if (eitherWay) return tn("{count} slot either way", "{count} slots either way", count);
+    return steps > 0 ? tn("{count} slot clockwise", "{count} slots clockwise", count) :
+      tn("{count} slot counter-clockwise", "{count} slots counter-clockwise", count);
   }
   function signedSteps(delta) {
     const n = board.spokes;
@@ -61,13 +73,13 @@
     const s = state();
     const line = document.getElementById("turn-line");
     if (s.over) {
-      line.replaceChildren(el("span", { text: s.winner ? `Game over: ${s.winner} wins` :
-        "Game over" }));
+      line.replaceChildren(el("span", { text: s.winner ? t("Game over: {name} wins", { name: s.winner }) :
+        t("Game over") }));
     } else {
       const seat = seatOf(s.to_move);
       line.replaceChildren(el("span", { class: "dot", style: `background:${BoardSvg.FILL[seat.colour] || seat.colour}`,
-        text: (s.to_move || "?").slice(0, 1) }), el("span", { id: "to-move", text: `${s.to_move} to move` }),
-        el("small", { text: `· turn ${(s.turns || 0) + 1}` }));
+        text: (s.to_move || "?").slice(0, 1) }), el("span", { id: "to-move", text: t("{name} to move", { name: s.to_move }) }),
+        el("small", { text: "· " + t("turn {number}", { number: (s.turns || 0) + 1 }) }));
     }
     const scores = document.getElementById("scores");
     scores.replaceChildren();
@@ -79,10 +91,15 @@
           text: name.slice(0, 1) }),
         el("span", { text: `${name} ` }), el("strong", { class: "score", text: String(points) })));
     }
-    document.getElementById("legend").textContent = "Rings: " + COLOURS.map((c) =>
-      `${letter(c)} ${c}`).join(" · ") + ". Black slots are open; dashed green spokes are " +
-      "open paths into Central Control; ★ is spoke 0.";
+    const rings = COLOURS.map((c) => `${letter(c)} ${colourName(c)}`).join(" · ");
+    document.getElementById("legend").textContent =
+      t("Rings: {rings}. Black slots are open; dashed green spokes are open paths into Central Control; ★ is spoke 0.", { rings });
   }
+
+  /* A die's state as the rings engine names it (DieState), in the page's language. */
+  const DIE_STATES = { used: () => t("used"), unused: () => t("unused"), wrong: () => t("wrong"),
+    void: () => t("void") };
+  const dieState = (status) => (Object.hasOwn(DIE_STATES, status) ? DIE_STATES[status]() : String(status));
 
   function dieStatus(colour) {
     const all = turn().dice_status || turn().die_status || turn().status || {};
@@ -96,8 +113,9 @@
     for (const colour of COLOURS) {
       const value = colour in chosen ? chosen[colour] : (entered ? entered[colour] : null);
       box.append(el("span", { class: "dot", style: `background:${BoardSvg.FILL[colour]};color:${colour === "yellow" ? "#000" : "#fff"}`,
-        text: letter(colour), title: colour }));
-      const buttons = el("span", { class: "die-faces", role: "group", "aria-label": `${colour} die` });
+        text: letter(colour), title: colourName(colour) }));
+      const buttons = el("span", { class: "die-faces", role: "group",
+        "aria-label": t("{colour} die", { colour: colourName(colour) }) });
       for (const face of faces) {
         buttons.append(el("button", { type: "button", "aria-pressed": String(value === face),
           "data-die": colour, "data-face": face, text: String(face),
@@ -106,8 +124,9 @@
       box.append(buttons);
       const status = dieStatus(colour);
       if (status) {
+        const values = { colour: colourName(colour), status: dieState(status.status), reason: status.reason };
         box.append(el("span", { class: `die-status s-${status.status}`, "data-die-status": colour,
-          text: `${colour}: ${status.status}${status.reason ? " — " + status.reason : ""}` }));
+          text: status.reason ? t("{colour}: {status} — {reason}", values) : t("{colour}: {status}", values) }));
       }
     }
     const over = Boolean(state().over);
@@ -122,10 +141,11 @@
     for (const ring of turn().rings || []) {
       const notes = [];
       if (ring.difference) notes.push(ring.difference);
-      if (ring.aligned === false) notes.push(`ring ${ring.ring} stands between two slots`);
-      else if (ring.settled === false) notes.push(`ring ${ring.ring} is still moving`);
+      if (ring.aligned === false) notes.push(t("ring {ring} stands between two slots", { ring: ring.ring }));
+      else if (ring.settled === false) notes.push(t("ring {ring} is still moving", { ring: ring.ring }));
       if (ring.steps && !ring.difference) {
-        notes.push(`ring ${ring.ring} (${ring.colour}) turned ${ring.steps > 0 ? "+" : ""}${ring.steps}`);
+        notes.push(t("ring {ring} ({colour}) turned {steps}", { ring: ring.ring,
+          colour: colourName(ring.colour), steps: `${ring.steps > 0 ? "+" : ""}${ring.steps}` }));
       }
       for (const text of notes) {
         list.append(el("li", { class: ring.difference || ring.aligned === false ? "todo" : "ok",
@@ -134,17 +154,17 @@
     }
     if (!list.children.length) {
       list.append(el("li", { class: "muted", text: diceNow() ?
-        "No ring has turned yet." : "Enter or roll the dice, then turn the rings." }));
+        t("No ring has turned yet.") : t("Enter or roll the dice, then turn the rings.") }));
     }
     const blocked = turn().blocked || turn().reason;
     if (blocked && !state().over) {
-      list.append(el("li", { class: "todo", id: "blocked", text: "Cannot confirm yet: " + blocked }));
+      list.append(el("li", { class: "todo", id: "blocked", text: t("Cannot confirm yet: {reason}", { reason: blocked }) }));
     }
     // No preview before the dice are in: without them it reads like a promise.
     const preview = document.getElementById("preview");
     document.getElementById("preview-box").hidden = !diceNow() || Boolean(state().over);
     preview.replaceChildren(...previewLines().map((text) => el("li", { text })));
-    if (!preview.children.length) preview.append(el("li", { class: "muted", text: "no peg would move" }));
+    if (!preview.children.length) preview.append(el("li", { class: "muted", text: t("no peg would move") }));
     document.getElementById("confirm").disabled = Boolean(state().over) || !turn().can_confirm;
     drawLastTurn();
   }
@@ -159,14 +179,14 @@
     const who = log.length ? whoMoved(log.length - 1) : null;
     const folded = pegsDone === number;
     document.getElementById("last").hidden = !lines.length || folded;
-    document.getElementById("last-title").textContent = "Move the pegs" +
-      (who ? ` (${who}'s turn ${number})` : "");
+    document.getElementById("last-title").textContent = who ?
+      t("Move the pegs ({name}'s turn {number})", { name: who, number }) : t("Move the pegs");
     document.getElementById("instructions").replaceChildren(
       ...lines.map((text) => el("li", { text })));
     const note = document.getElementById("last-folded");
     note.hidden = !lines.length || !folded;
-    note.replaceChildren(`✓ Pegs moved for turn ${number}. `,
-      el("button", { type: "button", class: "small", id: "last-show", text: "Show again",
+    note.replaceChildren(t("✓ Pegs moved for turn {number}.", { number }), " ",
+      el("button", { type: "button", class: "small", id: "last-show", text: t("Show again"),
         onclick: () => { pegsDone = null; drawLastTurn(); } }));
   }
 
@@ -181,27 +201,27 @@
     const section = document.getElementById("resync");
     section.hidden = !guide;
     if (!guide) return;
-    document.getElementById("resync-prompt").textContent = (guide.prompt || "") +
-      ". Each ring is ticked off as it gets there.";
+    document.getElementById("resync-prompt").textContent =
+      t("{prompt}. Each ring is ticked off as it gets there.", { prompt: guide.prompt || "" });
     document.getElementById("resync-list").replaceChildren(...(guide.rings || []).map((g) =>
       el("li", { class: g.ok ? "ok" : "todo", "data-ring": g.ring, "data-ok": String(g.ok),
-        text: g.ok ? `${ringName(g.ring)} is where the game has it` :
-          `${ringName(g.ring)}: ${slotWords(signedSteps(g.target - g.sensed))}` +
-          ` (its mark to spoke ${g.target})` })));
+        text: g.ok ? t("{ring} is where the game has it", { ring: ringName(g.ring) }) :
+          t("{ring}: {slots} (its mark to spoke {spoke})", { ring: ringName(g.ring),
+            slots: slotWords(signedSteps(g.target - g.sensed)), spoke: g.target }) })));
   }
 
   function turnText(action) {
     if (!action || !action.dice) return JSON.stringify(action);
     const dice = COLOURS.map((c) => `${letter(c)}${action.dice[c]}`).join(" ");
     const turns = (action.rotations || []).map((r) =>
-      `ring ${r.ring} ${r.steps > 0 ? "+" : ""}${r.steps}`).join(", ");
-    return `dice ${dice}; ${turns || "no ring turned"}`;
+      t("ring {ring} {steps}", { ring: r.ring, steps: `${r.steps > 0 ? "+" : ""}${r.steps}` })).join(", ");
+    return turns ? t("dice {dice}; {turns}", { dice, turns }) : t("dice {dice}; no ring turned", { dice });
   }
 
   function drawHistory() {
     const history = state().log || [];
     document.getElementById("history").replaceChildren(...history.map((h, i) =>
-      el("li", { "data-turn": i + 1 }, el("strong", { text: `Turn ${i + 1}: ` }),
+      el("li", { "data-turn": i + 1 }, el("strong", { text: t("Turn {number}:", { number: i + 1 }) + " " }),
         turnText(h.action),
         (h.instructions || []).length ? el("ul", {}, ...h.instructions.map((text) =>
           el("li", { text }))) : null)));
@@ -225,8 +245,10 @@
     section.hidden = !(now || last || waiting) || Boolean(state().over && !last);
     let text = "";
     if (now) text = now.error || now.text;
-    else if (waiting) text = `${waiting} (computer) waits after the undo.`;
-    else if (last) text = `Turn ${last.turn}: ${last.text}. Move the pegs as the last turn says.`;
+    else if (waiting) text = t("{name} (computer) waits after the undo.", { name: waiting });
+    else if (last) {
+      text = t("Turn {number}: {text}. Move the pegs as the last turn says.", { number: last.turn, text: last.text });
+    }
     document.getElementById("computer-say").textContent = text;
     document.getElementById("computer-rings").replaceChildren(...(now ? now.rings : []).map((r) =>
       el("li", { class: r.done ? "ok" : "todo", "data-ring": r.ring, text: r.text })));
@@ -256,15 +278,15 @@
       const first = g.options[0];
       const turns = (first.rotations || []).map((r, i) => {
         const either = g.options.some((o) => o.rotations[i].steps !== r.steps);
-        return `${ringName(r.ring)}: ${slotWords(r.steps, either)}`;
+        return t("{ring}: {slots}", { ring: ringName(r.ring), slots: slotWords(r.steps, either) });
       });
       return { rotations: first.rotations || [], turns, does: g.does };
     });
   }
 
   function hintItem(hint) {
-    const text = (hint.turns.length ? hint.turns.join("; ") : "turn no ring") +
-      (hint.does ? ` — ${hint.does}` : "");
+    const turns = hint.turns.length ? hint.turns.join("; ") : t("turn no ring");
+    const text = hint.does ? `${turns} — ${hint.does}` : turns;
     const shown = hintShown === hint.rotations;
     return el("li", {},
       el("button", { type: "button", class: "hint", "aria-pressed": String(shown), text,
@@ -277,8 +299,7 @@
     list.replaceChildren(...hints.map(hintItem));
     const note = document.getElementById("hint-shown");
     note.hidden = hintShown === null;
-    note.textContent = "The board shows the rings turned as this hint says; tap it again to " +
-      "see them where they stand.";
+    note.textContent = t("The board shows the rings turned as this hint says; tap it again to see them where they stand.");
   }
 
   async function showHints() {
@@ -348,12 +369,15 @@
     drawAll();
     if (error.code !== "conflict" || !/stale/.test(error.message)) return;  // its own reason
     const s = state();
-    let text = "The game changed on another phone: here it is as it stands now.";
-    if (s.over) text = `The game ended on another phone${s.winner ? `: ${s.winner} won` : ""}.`;
-    else if ((s.turns || 0) > turns) {
-      text = `${mover} confirmed the turn on another phone; now it is ${s.to_move}'s turn.`;
-    } else if ((s.turns || 0) < turns) text = "A turn was undone on another phone.";
-    else if (whoseTurn() === before && s.dice) text = "The dice were entered on another phone.";
+    let text = t("The game changed on another phone: here it is as it stands now.");
+    if (s.over) {
+      text = s.winner ? t("The game ended on another phone: {name} won.", { name: s.winner }) :
+        t("The game ended on another phone.");
+    } else if ((s.turns || 0) > turns) {
+      text = t("{name} confirmed the turn on another phone; now it is {next}'s turn.",
+        { name: mover, next: s.to_move });
+    } else if ((s.turns || 0) < turns) text = t("A turn was undone on another phone.");
+    else if (whoseTurn() === before && s.dice) text = t("The dice were entered on another phone.");
     say(text, "info");
   }
 
@@ -368,7 +392,7 @@
   });
   document.getElementById("confirm").addEventListener("click", async () => {
     if (await act({ confirm: true })) {
-      say("Turn confirmed.", "ok");
+      say(t("Turn confirmed."), "ok");
       window.scrollTo({ top: 0 });  // what the players must do now is at the top
     }
   });
@@ -380,7 +404,7 @@
     try {
       takeGame(await api("POST", gameUrl + "/undo", { version: game.version }));
       chosen = {};
-      say("Undone: turn the rings back as the guide shows.", "ok");
+      say(t("Undone: turn the rings back as the guide shows."), "ok");
       drawAll();
     } catch (error) { if (error.status === 409) await movedOn(before, mover, error); }
   });
@@ -413,7 +437,7 @@
 
   live((item) => {
     if (item.type === "game" && item.id === game.id && item.deleted) {
-      say("This game was deleted on another phone.");
+      say(t("This game was deleted on another phone."));
     } else if (item.type === "state") {
       if (item.board) sensed = item.board;
       if (!takeGame(item.game)) refreshGame();
@@ -432,7 +456,7 @@
       Emulator.drawLeds(item.leds);
     } else if (item.type === "games" && Array.isArray(item.games) &&
       !item.games.some((g) => g.id === game.id)) {
-      say("This game was deleted on another phone.");
+      say(t("This game was deleted on another phone."));
     }
   });
   document.getElementById("hints").addEventListener("click", showHints);

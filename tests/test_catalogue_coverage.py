@@ -46,8 +46,6 @@ TO_CONVERT = frozenset(
         "templates/_box.html",
         "static/box.js",
         "static/update.js",
-        "templates/editor.html",
-        "static/editor.js",
         "templates/icehouse.html",
         "static/icehouse.js",
         "templates/stones.html",

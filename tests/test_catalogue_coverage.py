@@ -48,8 +48,6 @@ TO_CONVERT = frozenset(
         "static/update.js",
         "templates/icehouse.html",
         "static/icehouse.js",
-        "templates/stones.html",
-        "static/stones.js",
     }
 )
 NAMES = re.compile(r"Mandala Companion|Mandala")

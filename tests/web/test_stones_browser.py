@@ -304,3 +304,45 @@ def test_a_pick_and_a_score_read_in_german_and_fit(
     )
     assert page.errors == []
     context.close()
+
+
+def test_objectives_are_entered_in_german_and_the_winner_shown(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
+    """Spec example 06's objectives (as the English test enters them) on a German phone: the
+    turn line, the objective's label and the winner in the catalogue's words; the form fits
+    and passes axe at 360 px."""
+    from playwright.sync_api import expect
+
+    from tests.conftest import SPEC_EXAMPLES
+    from tests.web.test_every_page import rules_broken
+
+    record = json.loads((SPEC_EXAMPLES / "stones-06-objectives-tie.record.json").read_text())
+    record["actions"] = record["actions"][:4]
+    owner = {"X-Owner-Token": pair_owner(served, tmp_path / "data")}  # importing needs it
+    game = api(served, "/api/games", {"record": record}, owner)
+    # bypass_csp lets the test inject axe-core; the page's own rules stay
+    context = browser.new_context(locale="de-DE", bypass_csp=True)
+    page = phone(browser, served, context)
+    page.goto(f"{served}/games/{game['id']}")
+    expect(page.locator("#turn-line")).to_have_text(
+        "Spiel angehalten: Ann trägt den erfüllten Auftrag ein"
+    )
+    expect(page.locator("#objective-panel h2")).to_have_text("Aufträge")
+    expect(page.locator("#objective-label")).to_have_text(
+        "SP des Auftrags von Ann (0, wenn keiner)"
+    )
+    page.fill("#objective-vp", "4")
+    shot(page, "stones-de-objectives")
+    assert rules_broken(page, on_phone=True) == []
+    page.click("#objective button[type=submit]")
+    expect(page.locator("#turn-line")).to_have_text(
+        "Spiel angehalten: Bo trägt den erfüllten Auftrag ein"
+    )
+    page.fill("#objective-vp", "2")
+    page.click("#objective button[type=submit]")
+    expect(page.locator("#turn-line")).to_have_text("Spiel vorbei: Ann gewinnt mit 5 SP")
+    expect(page.locator('#scores [data-seat="Ann"]')).to_have_text("AAnn (Sieger)5SP")
+    expect(page.locator("#history li").last).to_have_text("Bo: Auftrag 2 SP")
+    assert page.errors == []
+    context.close()

@@ -56,6 +56,7 @@ def test_a_board_is_edited_saved_and_saved_over_in_german(
     shot(page, "editor-de-name-used")
     assert rules_broken(page, on_phone=True) == []
     page.click("#overwrite")
+    expect(line).to_be_hidden()  # the refusal gives way to the saved message
     expect(page.locator("#message")).to_have_text("Gespeichert als kitchen-board.")
 
     page.fill("#board-file", "reference")  # a board that comes with the companion

@@ -278,10 +278,10 @@ def test_a_pick_and_a_score_read_in_german_and_fit(
     )
 
     # three more picks (as the first test plays them), then Ann's SCORE options
-    for _ in range(3):
+    for turn in range(1, 4):  # each read once the page has drawn the one before
         tap_first_pick(page, api(served, f"/api/games/{game['id']}")["state"])
         page.click("#pick-go")
-    expect(page.locator("#history li")).to_have_count(4)
+        expect(page.locator("#history li")).to_have_count(turn + 1)
     options = page.locator("#options [data-option]")
     expect(options.first.locator(".label")).to_have_text("Blau (B) oben: Felder 1, 2")
     expect(options.first.locator(".why")).to_contain_text("nach den Regeln der Felder + ")

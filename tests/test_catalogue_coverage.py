@@ -36,11 +36,6 @@ TO_CONVERT = frozenset(
         "templates/home.html",
         "static/home.js",
         "static/owner.js",  # the home page's Owner section
-        # issue 27's own, not reached this session (session 10)
-        "templates/editor.html",
-        "static/editor.js",
-        "templates/stones.html",
-        "static/stones.js",
     }
 )
 NAMES = re.compile(r"Mandala Companion|Mandala")

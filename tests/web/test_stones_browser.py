@@ -14,6 +14,7 @@ next best is the tops of spaces 1 and 2 = 2.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -224,3 +225,124 @@ def test_objectives_are_entered_on_the_page_and_the_winner_shown(
     expect(page.locator("#objective-panel")).to_be_hidden()
     shot(page, "stones-06-over")
     assert page.errors == []
+
+
+@pytest.mark.parametrize("size", [(360, 740), (800, 1280)], ids=["360", "800"])
+def test_a_pick_and_a_score_read_in_german_and_fit(
+    served: str, browser: Any, size: tuple[int, int]
+) -> None:
+    """German words are long (issue 27): the PICK's steps and summary, the SCORE options and
+    the mandala order, as a German phone taps them, in the catalogue's words (the compass
+    letter of the first stone too: O for east), fitting and passing axe at both sizes."""
+    from playwright.sync_api import expect
+
+    from tests.web.test_every_page import rules_broken
+
+    # bypass_csp lets the test inject axe-core; the page's own rules stay
+    context = browser.new_context(locale="de-DE", bypass_csp=True)
+    page = phone(browser, served, context, size=size)
+    game = api(served, "/api/games", {"kind": "stones", "seats": ["Ann", "Bo"], "seed": 1})
+    page.goto(f"{served}/games/{game['id']}")
+    expect(page.locator("#turn-line")).to_have_text("Ann ist am Zug: NEHMEN oder WERTEN")
+    step = page.locator("#pick-step")
+    expect(step).to_have_text("1. Tipp auf den Künstler, der ziehen soll (blau umrandet).")
+
+    state = game["state"]
+    move = state["picks"][0]
+    first = move["first"][0]
+    letter = {"N": "N", "E": "O", "S": "S", "W": "W"}[first]
+    artist = next(a for a in state["artists"] if a["at"] == move["artist"])
+    pattern = {"dots": "Punkte", "lines": "Linien"}[artist["pattern"]]
+    at, to = (f"[{c[0]}, {c[1]}]" for c in (move["artist"], move["to"]))
+    page.click(f'#main-board [data-artist="{cell(move["artist"])}"]')
+    expect(step).to_have_text("2. Tipp auf das Künstlerfeld, auf das er zieht (umrandet).")
+    page.click(f'#main-board [data-cell="{cell(move["to"])}"]')
+    if len(move["first"]) > 1:
+        expect(step).to_contain_text("3. Tipp auf den ersten Stein")
+        page.click(f'#main-board [data-cell="{cell(neighbour(move["to"], first))}"]')
+    expect(step).to_have_text("4. Wähl das Feld auf der Spielertafel von Ann (unten).")
+    taken = page.locator(f'#main-board [data-cell="{cell(neighbour(move["to"], first))}"]')
+    expect(taken).to_contain_text(f"wählbar ({letter}), als 1. genommen")
+    page.click('#pick-spaces [data-space="1"]')
+    summary = page.locator("#pick-summary")
+    # the tower's stones, each followed by its direction's letter, the first stone's first
+    tower = re.escape(f"Künstler {pattern} {at} → {to}, Turm (unten zuerst): ")
+    expect(summary).to_have_text(re.compile(rf"^{tower}\S+ {letter} (\S+ [NOSW] )*→ Feld 1$"))
+    expect(step).to_have_text("Prüf alles, dann trag das NEHMEN ein.")
+    shot(page, f"stones-de-{size[0]}-pick")
+    assert rules_broken(page, on_phone=size[0] < 600) == []
+    page.click("#pick-go")
+    expect(page.locator("#message")).to_have_text("NEHMEN eingetragen.")
+    expect(page.locator("#history li")).to_have_text(
+        [f"Ann: NEHMEN, Künstler {at} → {to}, erster {letter}, Feld 1"]
+    )
+
+    # three more picks (as the first test plays them), then Ann's SCORE options
+    for turn in range(1, 4):  # each read once the page has drawn the one before
+        tap_first_pick(page, api(served, f"/api/games/{game['id']}")["state"])
+        page.click("#pick-go")
+        expect(page.locator("#history li")).to_have_count(turn + 1)
+    options = page.locator("#options [data-option]")
+    expect(options.first.locator(".label")).to_have_text("Blau (B) oben: Felder 1, 2")
+    expect(options.first.locator(".why")).to_contain_text("nach den Regeln der Felder + ")
+    expect(options.nth(1).locator(".label")).to_have_text("Oberste Steine der Felder 1, 2")
+    options.first.click()
+    page.click('#order-spaces [data-order="2"]')
+    expect(page.locator('#order-spaces [data-order="2"]')).to_have_text("Feld 2 (1.)")
+    expect(page.locator("#order-box p")).to_have_text(
+        "Mandala-Reihenfolge: Tipp die Felder in der Reihenfolge an, in der ihre Steine auf die"
+        " Mandalatafel kommen (jetzt 2 …)."
+    )
+    page.click('#order-spaces [data-order="1"]')
+    shot(page, f"stones-de-{size[0]}-score")
+    assert rules_broken(page, on_phone=size[0] < 600) == []
+    page.click("#score-go")
+    expect(page.locator("#message")).to_have_text("WERTEN eingetragen.")
+    expect(page.locator('#player-boards [data-board="Ann"] h3')).to_have_text("Ann: 9 SP")
+    expect(page.locator("#history li").last).to_have_text(
+        "Ann: WERTEN Blau (B) oben: Felder 1, 2; Mandala-Reihenfolge 2, 1"
+    )
+    assert page.errors == []
+    context.close()
+
+
+def test_objectives_are_entered_in_german_and_the_winner_shown(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
+    """Spec example 06's objectives (as the English test enters them) on a German phone: the
+    turn line, the objective's label and the winner in the catalogue's words; the form fits
+    and passes axe at 360 px."""
+    from playwright.sync_api import expect
+
+    from tests.conftest import SPEC_EXAMPLES
+    from tests.web.test_every_page import rules_broken
+
+    record = json.loads((SPEC_EXAMPLES / "stones-06-objectives-tie.record.json").read_text())
+    record["actions"] = record["actions"][:4]
+    owner = {"X-Owner-Token": pair_owner(served, tmp_path / "data")}  # importing needs it
+    game = api(served, "/api/games", {"record": record}, owner)
+    # bypass_csp lets the test inject axe-core; the page's own rules stay
+    context = browser.new_context(locale="de-DE", bypass_csp=True)
+    page = phone(browser, served, context)
+    page.goto(f"{served}/games/{game['id']}")
+    expect(page.locator("#turn-line")).to_have_text(
+        "Spiel angehalten: Ann trägt den erfüllten Auftrag ein"
+    )
+    expect(page.locator("#objective-panel h2")).to_have_text("Aufträge")
+    expect(page.locator("#objective-label")).to_have_text(
+        "SP des Auftrags von Ann (0, wenn keiner)"
+    )
+    page.fill("#objective-vp", "4")
+    shot(page, "stones-de-objectives")
+    assert rules_broken(page, on_phone=True) == []
+    page.click("#objective button[type=submit]")
+    expect(page.locator("#turn-line")).to_have_text(
+        "Spiel angehalten: Bo trägt den erfüllten Auftrag ein"
+    )
+    page.fill("#objective-vp", "2")
+    page.click("#objective button[type=submit]")
+    expect(page.locator("#turn-line")).to_have_text("Spiel vorbei: Ann gewinnt mit 5 SP")
+    expect(page.locator('#scores [data-seat="Ann"]')).to_have_text("AAnn (Sieger)5SP")
+    expect(page.locator("#history li").last).to_have_text("Bo: Auftrag 2 SP")
+    assert page.errors == []
+    context.close()

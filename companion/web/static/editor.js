@@ -3,7 +3,7 @@
    wide screen the picture's slots can be clicked too. */
 "use strict";
 (() => {
-  const { el, api, say, letter } = Panel;
+  const { el, api, say, letter, t, colourName } = Panel;
   let board = JSON.parse(JSON.stringify(Panel.data.board));
   let ring = 0;
   const wide = window.matchMedia("(min-width: 900px)");
@@ -24,7 +24,7 @@
     const tabs = document.getElementById("ring-tabs");
     tabs.replaceChildren(...board.rings.map((info, r) => el("button", { type: "button",
       class: "small", "aria-pressed": String(r === ring), "data-ring-tab": r,
-      text: `${r} ${letter(info.colour)}`, title: `ring ${r} (${info.colour})`,
+      text: `${r} ${letter(info.colour)}`, title: t("ring {ring} ({colour})", { ring: r, colour: colourName(info.colour) }),
       onclick: () => { ring = r; draw(); } })));
     const info = board.rings[ring];
     const black = new Set(info.black);
@@ -34,8 +34,8 @@
         "aria-pressed": String(black.has(slot)),
         style: black.has(slot) ? null : `--slot: ${BoardSvg.FILL[info.colour]}`,
         onclick: () => toggle(ring, slot) },
-      el("span", { text: String(slot) }), el("small", { text: black.has(slot) ? "black" :
-        `${letter(info.colour)} ${info.colour}` })));
+      el("span", { text: String(slot) }), el("small", { text: black.has(slot) ? t("black") :
+        `${letter(info.colour)} ${colourName(info.colour)}` })));
     }
     document.getElementById("slot-buttons").replaceChildren(...slots);
     BoardSvg.draw(document.getElementById("board"), board, {
@@ -43,8 +43,8 @@
         new Array(10).fill(0)),
       onSlot: wide.matches ? (r, slot) => toggle(r, slot) : null,
     });
-    document.getElementById("ring-summary").textContent = `Ring ${ring} (${info.colour}, ` +
-      `${letter(info.colour)}): black slots ${info.black.join(" ") || "none"}`;
+    document.getElementById("ring-summary").textContent = t("Ring {ring} ({colour}, {letter}): black slots {slots}",
+      { ring, colour: colourName(info.colour), letter: letter(info.colour), slots: info.black.join(" ") || t("none") });
   }
 
   document.getElementById("start").addEventListener("change", async (event) => {
@@ -56,17 +56,28 @@
   const fileInput = document.getElementById("board-file");
   nameInput.addEventListener("input", () => { fileInput.value = slug(nameInput.value); });
 
-  /* The API's refusals in the editor's words, next to Save (a name in use may be saved over). */
+  /* The API's refusals in the editor's words, next to Save (a name in use may be saved over):
+     ``{ text, taken }``, ``taken`` when the name is one of the owner's boards. The refusal of
+     a name in use comes in the page's language (the catalogue's message, the name quoted as
+     the server quotes it); a board or file name that cannot be saved stays English
+     (companion/games/base.py) and is read by its words. */
   const saveRow = document.getElementById("save-row");
   function plainSave(message) {
-    if (/exists already/.test(message)) {
+    const used = t("file: a board named {name} exists already; choose another name",
+      { name: `'${fileInput.value}'` });
+    if (message === used || /exists already/.test(message)) {
       return Panel.data.boards.bundled.includes(fileInput.value) ?
-        `“${fileInput.value}” is a board that comes with the companion: choose another name.` :
-        "The board's name is already used: choose another or overwrite.";
+        { text: t("“{name}” is a board that comes with the companion: choose another name.",
+          { name: fileInput.value }) } :
+        { text: t("The board's name is already used: choose another or overwrite."), taken: true };
     }
     const m = /^board(?:\.(\w+))?(?:\[(\d+)\])?[^:]*: (.*)$/.exec(message);
-    if (m) return `The board cannot be saved: ${m[3]}${m[1] ? ` (${m[1]})` : ""}.`;
-    return message.replace(/^file: /, "File name: ");
+    if (m) {
+      return { text: m[1] ? t("The board cannot be saved: {reason} ({field}).", { reason: m[3], field: m[1] }) :
+        t("The board cannot be saved: {reason}.", { reason: m[3] }) };
+    }
+    const file = /^file: (.*)$/.exec(message);
+    return { text: file ? t("File name: {reason}", { reason: file[1] }) : message };
   }
 
   async function save(overwrite) {
@@ -75,15 +86,15 @@
     if (overwrite) body.overwrite = true;
     try {
       const answer = await api("POST", "/api/boards", body);
-      say(`Saved as ${answer.file}.`, "ok", null);
+      say(t("Saved as {file}.", { file: answer.file }), "ok", null);
       document.getElementById("use-board").href = "/?board=" + encodeURIComponent(answer.file);
       document.getElementById("saved").hidden = false;
     } catch (error) {
-      const text = plainSave(error.message);
+      const { text, taken } = plainSave(error.message);
       say(text, "error", saveRow);
-      if (text.endsWith("or overwrite.")) {
+      if (taken) {
         saveRow.nextElementSibling.append(" ", el("button", { type: "button", class: "danger",
-          id: "overwrite", text: `Overwrite ${fileInput.value}`, onclick: () => save(true) }));
+          id: "overwrite", text: t("Overwrite {file}", { file: fileInput.value }), onclick: () => save(true) }));
         saveRow.nextElementSibling.scrollIntoView({ block: "nearest" });
       }
     }

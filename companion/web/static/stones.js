@@ -4,18 +4,20 @@
    No rule is worked out here: the legal picks and the score options come with the state. */
 "use strict";
 (() => {
-  const { el, api, live, say, coalesce, letter } = Panel;
+  const { el, api, live, say, coalesce, letter, t, tn } = Panel;
   let game = Panel.data.game;
   const url = "/api/games/" + encodeURIComponent(game.id);
-  const { DIRS, key, same, cellText, next } = StonesDraw;
-  const COLOUR_NAME = { red: "Red", purple: "Purple", blue: "Blue", yellow: "Yellow" };
+  const { DIRS, dirLetter, key, same, cellText, next, patternName, stoneWords } = StonesDraw;
+  const COLOUR_NAME = { red: () => t("Red"), purple: () => t("Purple"), blue: () => t("Blue"),
+    yellow: () => t("Yellow") };
+  const colourName = (colour) => (Object.hasOwn(COLOUR_NAME, colour) ? COLOUR_NAME[colour]() :
+    String(colour));
   let pick = {};  // what this phone has chosen of the PICK so far: artist, to, first, space
   let chosen = null;  // the score option chosen (its index in score_options)
   let order = [];  // the mandala order being tapped for the chosen option
 
   const st = () => game.state || {};
   const seats = () => Object.keys(st().scores || {});
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const moverName = () => (st().phase === "over" ? null : st().to_move);
   const moverBoard = () => ((st().boards || {})[moverName()] || []);
   const artistAt = (cell) => StonesDraw.artistAt(st(), cell);
@@ -45,15 +47,15 @@
       const move = movePick();
       const d = DIRS.find((dir) => same(next(pick.to, dir), cell));
       if (!d || !move.first.includes(d)) {
-        say(`The stack at ${cellText(cell)} is not eligible for this artist.`);
+        say(t("The stack at {cell} is not eligible for this artist.", { cell: cellText(cell) }));
         return;
       }
       pick.first = d;
     } else if (!(s.picks || []).length) {
       return;
     } else {
-      say(pick.artist ? "Tap an outlined artist space for the artist." :
-        "Tap an outlined artist first.");
+      say(pick.artist ? t("Tap an outlined artist space for the artist.") :
+        t("Tap an outlined artist first."));
       return;
     }
     say("");
@@ -71,29 +73,32 @@
     steps.hidden = !canPick;
     if (!canPick) return;
     const board = moverBoard();
-    if (!pick.artist) steps.textContent = "1. Tap the artist to move (outlined in blue).";
-    else if (!pick.to) steps.textContent = "2. Tap the artist space it moves to (outlined).";
-    else if (!pick.first) steps.textContent = "3. Tap the first stone (stacks outlined in green); the others follow clockwise.";
-    else if (!pick.space) steps.textContent = "4. Choose the space on " + moverName() + "'s player board (below).";
-    else steps.textContent = "Check, then record the PICK.";
+    if (!pick.artist) steps.textContent = t("1. Tap the artist to move (outlined in blue).");
+    else if (!pick.to) steps.textContent = t("2. Tap the artist space it moves to (outlined).");
+    else if (!pick.first) {
+      steps.textContent = t("3. Tap the first stone (stacks outlined in green); the others follow clockwise.");
+    } else if (!pick.space) {
+      steps.textContent = t("4. Choose the space on {name}'s player board (below).", { name: moverName() });
+    } else steps.textContent = t("Check, then record the PICK.");
     const spaces = document.getElementById("pick-spaces");
-    spaces.replaceChildren(el("span", { class: "muted", text: "Space:" }),
+    spaces.replaceChildren(el("span", { class: "muted", text: t("Space:") }),
       ...[1, 2, 3, 4, 5].map((n) => el("button", { type: "button", class: "small",
         "data-space": n, "aria-pressed": pick.space === n ? "true" : "false",
         disabled: (board[n - 1] || []).length > 0 || !pick.first,
-        "aria-label": `player-board space ${n}`, text: String(n) })));
+        "aria-label": t("player-board space {number}", { number: n }), text: String(n) })));
     const stones = tower();
     const summary = document.getElementById("pick-summary");
     summary.replaceChildren();
     if (pick.artist) {
       const artist = artistAt(pick.artist);
-      summary.append(`${artist ? artist.pattern : ""} artist ${cellText(pick.artist)}`);
+      summary.append(t("{pattern} artist {cell}",
+        { pattern: artist ? patternName(artist.pattern) : "", cell: cellText(pick.artist) }));
       if (pick.to) summary.append(` → ${cellText(pick.to)}`);
       if (stones.length) {
-        summary.append(", tower (bottom first): ");
-        for (const [d, name] of stones) summary.append(stone(name, true), ` ${d} `);
+        summary.append(t(", tower (bottom first):"), " ");
+        for (const [d, name] of stones) summary.append(stone(name, true), ` ${dirLetter(d)} `);
       }
-      if (pick.space) summary.append(`→ space ${pick.space}`);
+      if (pick.space) summary.append(t("→ space {space}", { space: pick.space }));
     }
     document.getElementById("pick-go").disabled = !(pick.artist && pick.to && pick.first && pick.space);
   }
@@ -108,16 +113,20 @@
   /* ---- SCORE ---- */
   function describe(action) {
     const spaces = [...(action.score === "colour" ? action.order : action.spaces)].sort();
-    const list = `space${spaces.length === 1 ? "" : "s"} ${spaces.join(", ")}`;
-    if (action.score === "colour") return `${COLOUR_NAME[action.colour]} (${letter(action.colour)}) tops: ${list}`;
-    return `Top stone${spaces.length === 1 ? "" : "s"} of ${list}`;
+    const values = { spaces: spaces.join(", ") };
+    if (action.score === "colour") {
+      return tn("{colour} ({letter}) tops: space {spaces}", "{colour} ({letter}) tops: spaces {spaces}",
+        spaces.length, { ...values, colour: colourName(action.colour), letter: letter(action.colour) });
+    }
+    return tn("Top stone of space {spaces}", "Top stones of spaces {spaces}", spaces.length, values);
   }
 
   function why(option) {
-    const rule = option.action.score === "colour" ? "by the spaces' rules" : "(1 per stone)";
-    let text = `${option.stones_vp} ${rule} + ${option.bonus_vp} mandala bonus`;
-    if (option.covers_end) text += " · covers the end place";
-    return text;
+    const values = { stones: option.stones_vp, bonus: option.bonus_vp };
+    const text = option.action.score === "colour" ?
+      t("{stones} by the spaces' rules + {bonus} mandala bonus", values) :
+      t("{stones} (1 per stone) + {bonus} mandala bonus", values);
+    return option.covers_end ? text + " · " + t("covers the end place") : text;
   }
 
   function optionSpaces(option) {
@@ -144,7 +153,8 @@
       order.length ? order.join(" → ") + (order.length < spaces.length ? " …" : "") : "…";
     document.getElementById("order-spaces").replaceChildren(...spaces.map((n) => el("button", {
       type: "button", class: "small", "data-order": n, "aria-pressed": order.includes(n) ? "true" : "false",
-      text: `space ${n}${order.includes(n) ? ` (${order.indexOf(n) + 1}.)` : ""}` })));
+      text: order.includes(n) ? t("space {number} ({place}.)", { number: n, place: order.indexOf(n) + 1 }) :
+        t("space {number}", { number: n }) })));
     document.getElementById("score-go").disabled = !option || order.length !== spaces.length;
   }
 
@@ -173,25 +183,31 @@
     const line = document.getElementById("turn-line");
     const seatList = seats();
     if (s.over) {
-      line.replaceChildren(el("span", { text: `Game over: ${s.winner} wins with ${s.scores[s.winner]} VP` }));
+      line.replaceChildren(el("span", { text: t("Game over: {name} wins with {vp} VP",
+        { name: s.winner, vp: s.scores[s.winner] }) }));
     } else if (s.phase === "objectives") {
-      line.replaceChildren(el("span", { text: `Play has stopped: ${s.to_move} enters the objective scored` }));
+      line.replaceChildren(el("span", { text: t("Play has stopped: {name} enters the objective scored",
+        { name: s.to_move }) }));
     } else {
-      const must = (s.picks || []).length ? "PICK or SCORE" : "SCORE";
-      line.replaceChildren(el("span", { text: `${s.to_move} to play: ${must}` }));
-      if (s.end_triggered) line.append(el("small", { text: "· end place covered: the round is finishing" }));
+      const values = { name: s.to_move };
+      line.replaceChildren(el("span", { text: (s.picks || []).length ?
+        t("{name} to play: PICK or SCORE", values) : t("{name} to play: SCORE", values) }));
+      if (s.end_triggered) line.append(el("small", { text: t("· end place covered: the round is finishing") }));
     }
     document.getElementById("scores").replaceChildren(...seatList.map((name) => el("span", {
       class: "chip" + (name === moverName() ? " turn" : ""), "data-seat": name },
     Panel.playerDot(name),
-    el("span", { text: name + (s.winner === name ? " (winner)" : "") }),
-    el("span", { class: "score", text: String(s.scores[name]) }), "VP")));
+    el("span", { text: s.winner === name ? t("{name} (winner)", { name }) : name }),
+    el("span", { class: "score", text: String(s.scores[name]) }), t("VP"))));
   }
 
   function ruleText(space, n) {
-    if (space.rule === "heights") return `${n} · heights${space.count_empty ? " (empty = 0)" : ""}`;
-    if (space.rule === "level") return `${n} · level ${space.table.join("/")}`;
-    return `${n} · colours`;
+    if (space.rule === "heights") {
+      return space.count_empty ? t("{number} · heights (empty = 0)", { number: n }) :
+        t("{number} · heights", { number: n });
+    }
+    if (space.rule === "level") return t("{number} · level {table}", { number: n, table: space.table.join("/") });
+    return t("{number} · colours", { number: n });
   }
 
   function drawPlayerBoards() {
@@ -199,10 +215,11 @@
     const rules = s.spaces || [];
     document.getElementById("player-boards").replaceChildren(...seats().map((name) => el("div", {
       class: "pboard" + (name === moverName() ? " turn" : ""), "data-board": name },
-    el("h3", { text: `${name}: ${s.scores[name]} VP` }),
+    el("h3", { text: t("{name}: {vp} VP", { name, vp: s.scores[name] }) }),
     el("div", { class: "spaces" }, (s.boards[name] || []).map((towerNow, i) => el("div", {
       class: "space", "data-space-of": `${name}:${i + 1}`,
-      "aria-label": `${name} space ${i + 1}: ${towerNow.join(", ") || "empty"}` },
+      "aria-label": t("{name} space {number}: {stones}",
+        { name, number: i + 1, stones: towerNow.map(stoneWords).join(", ") || t("empty") }) },
     el("div", { class: "towers" }, towerNow.map((n) => stone(n))),
     el("div", { class: "rule", text: rules[i] ? ruleText(rules[i], i + 1) : String(i + 1) })))))));
   }
@@ -217,27 +234,40 @@
       const classes = ["place"];
       if (bonus) classes.push("bonus");
       if (n === s.end_place) classes.push("end");
-      cells.push(el("div", { class: classes.join(" "), "data-place": n,
-        title: `place ${n}${bonus ? `, +${bonus} VP` : ""}${n === s.end_place ? ", the end place" : ""}` },
-      el("span", { class: "n", text: n === s.end_place ? `${n} end` : bonus ? `${n} +${bonus}` : String(n) }),
+      cells.push(el("div", { class: classes.join(" "), "data-place": n, title: placeTitle(n, bonus, n === s.end_place) },
+      el("span", { class: "n", text: n === s.end_place ? t("{number} end", { number: n }) :
+        bonus ? `${n} +${bonus}` : String(n) }),
       placed[n - 1] ? stone(placed[n - 1]) : null));
     }
     document.getElementById("mandala").replaceChildren(...cells);
+    const stones = tn("{count} stone", "{count} stones", placed.length);
+    const seatCount = tn("{count} seat", "{count} seats", seats().length);
     document.getElementById("mandala-note").textContent =
-      `${plural(placed.length, "stone")} placed of ${places} places; bonus places in yellow ` +
-      `(+VP), the end place for ${plural(seats().length, "seat")} is ${s.end_place} (red border).`;
+      t("{stones} placed of {places} places; bonus places in yellow (+VP), the end place for {seats} is {end} (red border).",
+        { stones, places, seats: seatCount, end: s.end_place });
+  }
+
+  /* A mandala place's title: its number, its bonus and whether it is the end place. */
+  function placeTitle(n, bonus, end) {
+    const values = { number: n, bonus };
+    if (bonus && end) return t("place {number}, +{bonus} VP, the end place", values);
+    if (bonus) return t("place {number}, +{bonus} VP", values);
+    if (end) return t("place {number}, the end place", values);
+    return t("place {number}", values);
   }
 
   function actionText(entry, i) {
     const action = entry.action || {};
     const names = seats();
-    if (action.objective !== undefined) return `${action.objective}: objective ${action.vp} VP`;
+    if (action.objective !== undefined) return t("{name}: objective {vp} VP", { name: action.objective, vp: action.vp });
     const who = names[i % names.length];
     if (action.pick) {
       const p = action.pick;
-      return `${who}: PICK artist ${cellText(p.artist)} → ${cellText(p.to)}, first ${p.first}, space ${p.space}`;
+      return t("{name}: PICK artist {from} → {to}, first {first}, space {space}", { name: who,
+        from: cellText(p.artist), to: cellText(p.to), first: dirLetter(p.first), space: p.space });
     }
-    return `${who}: SCORE ${describe(action)}; mandala order ${action.order.join(", ")}`;
+    return t("{name}: SCORE {option}; mandala order {order}",
+      { name: who, option: describe(action), order: action.order.join(", ") });
   }
 
   function drawHistory() {
@@ -252,17 +282,16 @@
     panel.hidden = s.phase !== "objectives";
     if (!panel.hidden) {
       document.getElementById("objective-label").firstChild.textContent =
-        `VP of ${s.to_move}'s objective (0 if none) `;
+        t("VP of {name}'s objective (0 if none)", { name: s.to_move }) + " ";
     }
   }
 
   function drawStackList() {
     const stacks = st().stacks || {};
     document.getElementById("stack-list").replaceChildren(...Object.entries(stacks).map(([k, stack]) =>
-      el("li", {}, `[${k.replace(",", ", ")}] bottom → top: `, stack.length ? stack.flatMap((n) => [stone(n), " "]) : "empty")));
-    document.getElementById("legend").textContent = "Letters: R red, P purple, B blue, Y yellow; " +
-      "• dots, ≡ lines. Each stack's bottom stone is at the bottom. The circles are the " +
-      "artists, drawn with their pattern.";
+      el("li", {}, t("[{cell}] bottom → top:", { cell: k.replace(",", ", ") }), " ",
+        stack.length ? stack.flatMap((n) => [stone(n), " "]) : t("empty"))));
+    document.getElementById("legend").textContent = t("Letters: R red, P purple, B blue, Y yellow; • dots, ≡ lines. Each stack's bottom stone is at the bottom. The circles are the artists, drawn with their pattern.");
   }
 
   function draw() {
@@ -300,12 +329,12 @@
   document.getElementById("pick-clear").addEventListener("click", () => { pick = {}; draw(); });
   document.getElementById("pick-go").addEventListener("click", async () => {
     const { artist, to, first, space } = pick;
-    if (await post("/actions", { action: { pick: { artist, to, first, space } } })) say("PICK recorded.", "ok");
+    if (await post("/actions", { action: { pick: { artist, to, first, space } } })) say(t("PICK recorded."), "ok");
   });
   document.getElementById("score-go").addEventListener("click", async () => {
     const option = st().score_options[chosen];
     const action = { ...option.action, order: [...order] };
-    if (await post("/actions", { action })) say("SCORE recorded.", "ok");
+    if (await post("/actions", { action })) say(t("SCORE recorded."), "ok");
   });
   document.getElementById("objective").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -316,7 +345,7 @@
     }
   });
   document.getElementById("undo").addEventListener("click", async () => {
-    if (await post("/undo", {})) say("Undone.", "ok");
+    if (await post("/undo", {})) say(t("Undone."), "ok");
   });
 
   live((item) => {

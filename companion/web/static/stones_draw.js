@@ -5,7 +5,13 @@
 
 const StonesDraw = (() => {
   const { el, letter, t, colourName } = Panel;
-  const DIRS = ["N", "E", "S", "W"];
+  const DIRS = ["N", "E", "S", "W"];  // the values the server takes and sends
+  /* A direction's letter as shown (German says O for east); DIRS stay the values sent. */
+  const DIR_LETTERS = {
+    // TRANSLATORS: compass letters of a Stones pick's first stone: north, east, south, west
+    N: () => t("N"), E: () => t("E"), S: () => t("S"), W: () => t("W"),
+  };
+  const dirLetter = (d) => (Object.hasOwn(DIR_LETTERS, d) ? DIR_LETTERS[d]() : String(d));
   const STEP = { N: [-1, 0], E: [0, 1], S: [1, 0], W: [0, -1] };
   const MARK = { dots: "•", lines: "≡" };
   const PATTERN_NAMES = { dots: () => t("dots"), lines: () => t("lines") };
@@ -107,17 +113,19 @@ const StonesDraw = (() => {
         classes.push("eligible");
         const place = taken.findIndex(([dir]) => dir === d);
         if (place >= 0) badge = el("span", { class: "order-badge", text: `${place + 1}.` });
-        label += "; " + (place >= 0 ? t("eligible ({direction}), taken {number}.", { direction: d, number: place + 1 }) :
-          t("eligible ({direction})", { direction: d }));
+        label += "; " + (place >= 0 ? t("eligible ({direction}), taken {number}.", { direction: dirLetter(d), number: place + 1 }) :
+          t("eligible ({direction})", { direction: dirLetter(d) }));
       } else if (d) classes.push("blocked");
     }
     if (!stack.length) classes.push("empty-stack");
     /* the label is the button's text (hidden on screen), the stones and the badge show it */
-    return el("button", { type: "button", class: classes.join(" "), "data-cell": key(cell) },
+    /* an empty stack shows the word "empty" (stones.css draws it from data-empty) */
+    return el("button", { type: "button", class: classes.join(" "), "data-cell": key(cell),
+      "data-empty": stack.length ? null : t("empty") },
       el("span", { class: "sr-only", text: label }), stack.map((name) => hidden(stone(name))),
       badge && hidden(badge));
   }
 
-  return { board: drawBoard, stone, tower, movePick, artistAt, picksOf, DIRS, key, same,
-    cellText, next };
+  return { board: drawBoard, stone, tower, movePick, artistAt, picksOf, DIRS, dirLetter, key, same,
+    cellText, next, patternName, stoneWords };
 })();

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 Value: TypeAlias = "str | int | Phrase"
 Gettext: TypeAlias = Callable[[str], str]
@@ -66,6 +66,16 @@ class Phrase:
         if self.count is not None:
             found["count"] = self.count
         return found
+
+
+def phrase_from_json(found: Mapping[str, Any]) -> Phrase:
+    """A phrase back from its JSON (``Phrase.to_json``), nested phrases too."""
+    values = {
+        k: phrase_from_json(v) if isinstance(v, Mapping) else v
+        for k, v in dict(found.get("values") or {}).items()
+    }
+    count = found.get("count")
+    return Phrase(str(found["text"]), values, found.get("plural"), count)
 
 
 def say(text: str, **values: Value) -> Phrase:

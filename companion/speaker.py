@@ -30,7 +30,7 @@ from typing import Any
 
 from companion.catalogue import SOURCE, render
 from companion.config import SpeechOptions
-from companion.phrases import Phrase
+from companion.phrases import phrase_from_json
 from companion.table.hub import Subscription
 
 log = logging.getLogger(__name__)
@@ -40,16 +40,6 @@ STALE_S = 30.0
 PROGRAM = "espeak-ng"
 SAY_TIMEOUT_S = 30.0
 """The longest one sentence may take to speak (a hang guard on the program)."""
-
-
-def phrase_from_json(found: Mapping[str, Any]) -> Phrase:
-    """A phrase back from its JSON (``Phrase.to_json``), nested phrases too."""
-    values = {
-        k: phrase_from_json(v) if isinstance(v, Mapping) else v
-        for k, v in dict(found.get("values") or {}).items()
-    }
-    count = found.get("count")
-    return Phrase(str(found["text"]), values, found.get("plural"), count)
 
 
 class SayQueue:

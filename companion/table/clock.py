@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from companion.phrases import Phrase, Value, say, say_n
+
 MARK_KEY: Final = "clock_taken"
 """The setting that records each time taken from a phone and the stamps corrected with it."""
 PLAUSIBLE: Final = (1_704_067_200.0, 4_102_444_800.0)
@@ -117,29 +119,44 @@ class BoxClock:
             return self.taken
 
     def source(self) -> dict[str, object]:
-        """What the Health page says about the time: its ``source`` and the details."""
+        """What the Health page says about the time: its ``source`` and the details, in
+        English (``text``, for the log and the API) and as a phrase (``phrase``, the panel's
+        words in the phone's language)."""
         synced = self.synchronised()
+        found: dict[str, object]
         if synced:
-            return {"source": "network", "text": "the box's clock is synchronised"}
-        taken = self.taken
-        if taken is not None:
-            corrected = f"; the times of {self.corrected} game(s) stored before were corrected"
-            corrected *= bool(self.corrected)
-            return {
-                "source": "phone",
+            found, said = {"source": "network"}, say("the box's clock is synchronised")
+        elif (taken := self.taken) is not None:
+            found = {"source": "phone", "phone": taken.phone, "offset_s": round(taken.offset, 3)}
+            values: dict[str, Value] = {
                 "phone": taken.phone,
-                "offset_s": round(taken.offset, 3),
-                "text": (
-                    f"taken from a phone ({taken.phone}) at {plain(taken.box_time + taken.offset)}"
-                    f": the box's clock was {describe(taken.offset)}; it was never "
-                    "synchronised since boot" + corrected
-                ),
+                "time": plain(taken.box_time + taken.offset),
+                "difference": describe(taken.offset),
             }
-        said = "was never synchronised since boot" if synced is False else "cannot be checked"
-        return {
-            "source": "box",
-            "text": f"the box's own clock, which {said}; no phone has sent its time yet",
-        }
+            said = say(
+                "taken from a phone ({phone}) at {time}: the box's clock was {difference}; "
+                "it was never synchronised since boot",
+                **values,
+            )
+            if self.corrected:
+                said = say_n(
+                    "{said}; the times of {count} game(s) stored before were corrected",
+                    "{said}; the times of {count} game(s) stored before were corrected",
+                    self.corrected,
+                    said=said,
+                )
+        elif synced is False:
+            found = {"source": "box"}
+            said = say(
+                "the box's own clock, which was never synchronised since boot; "
+                "no phone has sent its time yet"
+            )
+        else:
+            found = {"source": "box"}
+            said = say(
+                "the box's own clock, which cannot be checked; no phone has sent its time yet"
+            )
+        return {**found, "text": said.english(), "phrase": said.to_json()}
 
 
 def correct_stamps(database: str, since: float, taken: Taken) -> list[str]:
@@ -214,15 +231,16 @@ def parse_phone_time(value: str) -> float | None:
     return seconds if PLAUSIBLE[0] <= seconds < PLAUSIBLE[1] else None
 
 
-def describe(offset: float) -> str:
+def describe(offset: float) -> Phrase:
     """A clock's difference in plain words (``3 h 2 min behind``)."""
     minutes = round(abs(offset) / 60)
     if minutes == 0:
-        return "right to the minute"
+        return say("right to the minute")
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
     parts = [f"{days} d"] * bool(days) + [f"{hours} h"] * bool(hours) + [f"{mins} min"] * bool(mins)
-    return f"{' '.join(parts)} {'behind' if offset > 0 else 'ahead'}"
+    time_ = " ".join(parts)
+    return say("{time} behind", time=time_) if offset > 0 else say("{time} ahead", time=time_)
 
 
 def plain(stamp: float) -> str:

@@ -32,13 +32,14 @@ from typing import Any, Final
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from companion.phrases import say
+from companion.phrases import phrase_from_json, say
 from companion.table import backup, clock
 from companion.table.owner import phone_label
 from companion.table.rolling import FILES_LOCK
 from companion.table.schema import SCHEMA_VERSION
 from companion.table.store import DB_NAME
 from companion.web.context import json_body, table
+from companion.web.i18n import words
 from companion.web.owner import owner_only, owner_token, owners
 from companion.web.security import takes_file
 
@@ -77,7 +78,9 @@ def take_phone_time() -> None:
 def page() -> str:
     from companion.web.pages import page_config
 
-    return render_template("box.html", data={"box": about()}, page=page_config())
+    box = about()
+    said = words(phrase_from_json(box["time"]["phrase"]))
+    return render_template("box.html", data={"box": box, "time_said": said}, page=page_config())
 
 
 def about() -> dict[str, Any]:

@@ -6,9 +6,12 @@ import json
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
+from companion.catalogue import render
+from companion.phrases import phrase_from_json
 from companion.table import clock
 from companion.table.clock import BoxClock, correct_stamps
 from companion.table.store import DB_NAME
@@ -50,6 +53,12 @@ def test_an_unsynchronised_box_takes_the_first_phones_time() -> None:
     said = box.source()
     assert said["source"] == "phone" and said["phone"] == "Ann's phone"
     assert "the box's clock was 3 h behind" in str(said["text"])
+    phrase = phrase_from_json(cast(dict[str, Any], said["phrase"]))
+    assert phrase.english() == said["text"]
+    assert render(phrase, "de") == (
+        "von einem Handy übernommen (Ann's phone) um 2026-11-30 03:53 UTC: die Uhr der Box ging"
+        " 3 h nach; sie wurde seit dem Start nie synchronisiert"
+    )
 
 
 def test_a_synchronised_box_never_takes_a_phones_time() -> None:
@@ -57,7 +66,11 @@ def test_a_synchronised_box_never_takes_a_phones_time() -> None:
     box = stand.clock()
     assert box.offer(ms(BOX + 3 * HOUR), "Ann's phone") is None
     assert box.now() == BOX
-    assert box.source() == {"source": "network", "text": "the box's clock is synchronised"}
+    assert box.source() == {
+        "source": "network",
+        "text": "the box's clock is synchronised",
+        "phrase": {"text": "the box's clock is synchronised", "values": {}},
+    }
 
 
 def test_a_box_that_cannot_tell_takes_no_phones_time() -> None:

@@ -112,8 +112,11 @@ const BoardSvg = (() => {
     svg.append(slots);
 
     svg.append(node("circle", { r: R_IN, fill: "#f4e9c8", stroke: "#000", "stroke-width": 0.5 }));
-    svg.append(node("text", { y: 1.5, "font-size": 4.2, "text-anchor": "middle" }, "Central"));
-    svg.append(node("text", { y: 6, "font-size": 4.2, "text-anchor": "middle" }, "Control"));
+    // the middle's name on two lines, its first word and the rest ("Mitte" on one)
+    const [first, ...rest] = Panel.t("Central Control").split(" ");
+    const label = (y, text) => node("text", { y, "font-size": 4.2, "text-anchor": "middle" }, text);
+    svg.append(label(rest.length ? 1.5 : 3.5, first));
+    if (rest.length) svg.append(label(6, rest.join(" ")));
     for (const spoke of board.entrances) {
       const a = spoke * step;
       const [x1, y1] = point(R_IN, a - 5);

@@ -21,7 +21,7 @@
 
   async function about() {
     const answer = await api("GET", "/api/box");
-    $("time-said").textContent = t("The time: {time}.", { time: answer.time.text });
+    $("time-said").textContent = t("The time: {time}.", { time: Panel.phraseText(answer.time.phrase) });
     $("box-release").textContent = answer.release;
   }
 

@@ -73,7 +73,7 @@
       return;
     }
     list.replaceChildren(...rings.map((ring) =>
-      statusItem(ring.verdict, ring.text, { "data-ring": ring.ring })));
+      statusItem(ring.verdict, Panel.phraseText(ring.phrase), { "data-ring": ring.ring })));
     const passed = rings.filter((ring) => ring.verdict === "passed").length;
     const failed = rings.filter((ring) => ring.verdict === "failed").length;
     const values = { passed, failed, count: rings.length };

@@ -33,13 +33,10 @@ SCRIPTS = ROOT / "companion" / "web" / "static"
 TO_CONVERT = frozenset(
     {
         # issue 25's pages and scripts, written this session, converted the next
-        "templates/home.html",
         "templates/rings.html",
         "templates/cards.html",
-        "static/home.js",
         "static/rings.js",
         "static/cards.js",
-        "static/owner.js",  # the home page's Owner section
         # issue 27's own, not reached this session (session 10)
         "templates/health.html",
         "static/health.js",

@@ -12,10 +12,10 @@ literal that reads as a sentence (a capital, a word, a space: what a helper such
 word in a table of words (``{ updated: "Updated" }``) is not found: convert such tables with
 the file.
 
-:data:`TO_CONVERT` names the files whose words are not in the catalogue yet: issue 25's pages,
-being written this session and converted the next, and the pages issue 27 has not reached.
-**The list may only shrink**: a file on it that has no bare string left fails the test until
-it is taken off, and a file not on it fails at its first bare string.
+:data:`TO_CONVERT` names the files whose words are not in the catalogue yet; since issue 27
+converted the last of them it is empty. **The list may only shrink**: a file on it that has
+no bare string left fails the test until it is taken off, and a file not on it fails at its
+first bare string.
 """
 
 from __future__ import annotations
@@ -30,14 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "companion" / "web" / "templates"
 SCRIPTS = ROOT / "companion" / "web" / "static"
 
-TO_CONVERT = frozenset(
-    {
-        # issue 25's pages and scripts, written this session, converted the next
-        "templates/home.html",
-        "static/home.js",
-        "static/owner.js",  # the home page's Owner section
-    }
-)
+TO_CONVERT: frozenset[str] = frozenset()  # every page and script is converted (issue 27)
 NAMES = re.compile(r"Mandala Companion|Mandala")
 """Names said the same in every language (the product's), taken out before looking for words."""
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)

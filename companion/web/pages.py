@@ -26,6 +26,7 @@ from companion.web.api_games import page_number
 from companion.web.api_join import has_reach
 from companion.web.api_logbook import logbook
 from companion.web.context import diagnostics, table
+from companion.web.i18n import words
 from companion.web.viewer import viewer
 
 blueprint = Blueprint("pages", __name__)
@@ -88,8 +89,12 @@ def available_kinds() -> list[str]:
 
 
 def new_game_forms(kinds: list[str]) -> dict[str, Any]:
-    """Each kind's name and new-game form fields, as its adapter gives them (home's form)."""
-    return {kind: {"title": adapter(kind).title, **adapter(kind).form.to_json()} for kind in kinds}
+    """Each kind's name (in the page's language) and new-game form fields, as its adapter
+    gives them (home's form)."""
+    return {
+        kind: {"title": words(adapter(kind).title_words), **adapter(kind).form.to_json()}
+        for kind in kinds
+    }
 
 
 def board_names() -> dict[str, list[str]]:

@@ -47,6 +47,23 @@ def test_the_home_page_names_the_kept_copy_until_the_owner_dismisses_it(tmp_path
     assert backup.read_bytes() == JUNK
 
 
+def test_a_german_phone_reads_the_banner_in_german_with_the_kept_copy_named(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / DB_NAME).write_bytes(JUNK)
+    with Table(data) as table:
+        backup = next(data.glob(f"{DB_NAME}.damaged-*"))
+        client = create_app({}, table=table).test_client()
+        page = client.get("/", headers={"Accept-Language": "de-DE,de"}).get_data(as_text=True)
+        assert "Die Spieldatenbank war beschädigt" in page
+        assert f'<code class="path">{html.escape(str(backup))}</code>' in page  # markup kept
+        assert "(file is not a database)" in page  # SQLite's own words, as they are
+        assert "Nur der Besitzer der Box kann diese Warnung ausblenden." in html.unescape(page)
+        assert "The games database was damaged" not in page
+
+
 def test_a_sound_database_shows_no_banner(client: object) -> None:
     from flask.testing import FlaskClient
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import JSON, Engine
+from companion.phrases import Phrase
 from companion.table.adapters.result import Result, result_of
 from companion.table.errors import Conflict
 from companion.table.game import Game
@@ -62,7 +63,8 @@ class Adapter:
     """What the table and the panel must know about one game kind (see the module text).
 
     :param kind: the record's ``game`` value (the engine registry's key).
-    :param title: how the home page names the kind.
+    :param title: how the home page names the kind: words to translate (``title_words``);
+        ``title`` is their English (exports and logs).
     :param form: the new-game form's fields (:class:`Form`).
     :param random_layout: the setup key of the kind's random layout, if it has one: a new
         game given neither that key nor ``seed`` gets a random seed (kept in its setup).
@@ -78,10 +80,17 @@ class Adapter:
     """The game's name in exports (BG Stats, BoardGameGeek's form); None: the title."""
 
     def __init__(
-        self, kind: str, title: str, form: Form | None = None, random_layout: str | None = None
+        self,
+        kind: str,
+        title: str | Phrase,
+        form: Form | None = None,
+        random_layout: str | None = None,
     ) -> None:
         self.kind = kind
-        self.title = title
+        # a kind named only by its key (no adapter of its own) is named the same in any language
+        named = title if isinstance(title, Phrase) else Phrase("{title}", {"title": title})
+        self.title_words = named
+        self.title = self.title_words.english()
         self.form = form or Form()
         self.random_layout = random_layout
 

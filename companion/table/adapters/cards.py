@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.games import cards
 from companion.games.base import JSON, Engine, RecordError
+from companion.phrases import say
 from companion.table import cards_view
 from companion.table.adapters.base import Adapter, Form, Setting
 from companion.table.cards_setup import COMPANION, CardsEngine, check_seat, engine_setup
@@ -29,7 +30,7 @@ class CardsAdapter(Adapter):
 
     def __init__(self) -> None:
         super().__init__(
-            cards.KIND, "Mandala card game", Form(seats=[2, 2], options="cards-options")
+            cards.KIND, say("Mandala card game"), Form(seats=[2, 2], options="cards-options")
         )
 
     def engine(self, engine: Engine) -> Engine:

@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.games import icehouse
 from companion.games.base import JSON, Engine
+from companion.phrases import say
 from companion.table.adapters.base import Form, StateScores
 from companion.table.game import Game
 from companion.table.seats import GameTokens, Viewer
@@ -24,7 +25,7 @@ class IcehouseAdapter(StateScores):
     export_name = "Mandala (Icehouse)"  # no BoardGameGeek id could be confirmed
 
     def __init__(self) -> None:
-        super().__init__(icehouse.KIND, "Icehouse Mandala", Form(seats=[2, 5]), "path")
+        super().__init__(icehouse.KIND, say("Icehouse Mandala"), Form(seats=[2, 5]), "path")
 
     def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[str]]:
         """Resolve the pick; its notes say what happened, event by event."""

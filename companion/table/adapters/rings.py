@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.games import rings
 from companion.games.base import JSON, Engine, RecordError, as_bool, as_int, as_str, join
+from companion.phrases import say
 from companion.table.adapters.base import Form, Setting, StateScores
 from companion.table.game import Game
 
@@ -70,7 +71,7 @@ class RingsAdapter(StateScores):
             options="rings-options",
             seed=False,
         )
-        super().__init__(rings.KIND, "Ring board (1983)", form)
+        super().__init__(rings.KIND, say("Ring board (1983)"), form)
 
     def setup(self, setup: dict[str, JSON], setting: Setting) -> dict[str, JSON]:
         """Inline a board named in the owner's boards directory (so it replays anywhere)."""

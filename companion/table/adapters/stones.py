@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from companion.games import stones
 from companion.games.base import JSON
+from companion.phrases import say
 from companion.table import stones_view
 from companion.table.adapters.base import Form, StateScores
 from companion.table.game import Game
@@ -21,7 +22,7 @@ class StonesAdapter(StateScores):
     bgg_id = 317504  # BoardGameGeek's ranks list: "317504,Mandala Stones,2021"
 
     def __init__(self) -> None:
-        super().__init__(stones.KIND, "Mandala Stones", Form(seats=[2, 4]), "stones")
+        super().__init__(stones.KIND, say("Mandala Stones"), Form(seats=[2, 4]), "stones")
 
     def figures(self, game: Game) -> tuple[dict[str, JSON], list[dict[str, JSON]]]:
         """The VP spread: the best final score less the lowest."""

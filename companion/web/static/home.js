@@ -3,15 +3,15 @@
    seats the game allows, an import. */
 "use strict";
 (() => {
-  const { el, api, live, say, sayError, coalesce, data, playerDot } = Panel;
+  const { el, api, live, say, sayError, coalesce, data, playerDot, t, tn, colourName, locale } = Panel;
   const KIND = data.kind_names || {};
   let players = Object.assign({}, data.player_colours || {});
 
   /* ---- the games ---- */
   function stateLine(g) {
-    if (g.error) return "cannot be read: " + g.error;
-    if (g.over) return g.winner ? `${g.winner} won` : "over: a draw";
-    return g.to_move ? `${g.to_move}'s turn` : "in play";
+    if (g.error) return t("cannot be read: {error}", { error: g.error });
+    if (g.over) return g.winner ? t("{name} won", { name: g.winner }) : t("over: a draw");
+    return g.to_move ? t("{name}'s turn", { name: g.to_move }) : t("in play");
   }
 
   function gameCard(g) {
@@ -22,7 +22,9 @@
       class: "player" + (g.to_move === name ? " turn" : "") + (g.winner === name ? " won" : ""),
       "data-player": name },
       playerDot(name, colours[i] || "white"), el("span", { text: name }),
-      name in scores ? el("strong", { class: "score", text: String(scores[name]) }) : null));
+      name in scores ? el("strong", { class: "score", text: String(scores[name]) }) : null,
+      g.to_move === name ? el("small", { class: "mark", text: t("← to move") }) : null,
+      g.winner === name ? el("small", { class: "mark", text: t("★ won") }) : null));
     return el("li", { class: "game-card", "data-id": g.id },
       el("a", { class: "resume", href }, el("strong", { text: KIND[g.kind] || g.kind }),
         el("span", { class: "state", text: " · " + stateLine(g) })),
@@ -30,32 +32,35 @@
       el("small", { class: "when", "data-created": g.created, "data-updated": g.updated,
         "data-time-from": g.time_from, text: when(g) }),
       el("span", { class: "row actions", "data-feedback": true },
-        el("a", { class: "button", href, text: g.over ? "Open" : "Resume" }),
+        el("a", { class: "button", href, text: g.over ? t("Open") : t("Resume") }),
         el("a", { class: "button", href: href.replace("/games/", "/api/games/") + "/record",
-          download: true, text: "Export" }),
-        el("button", { type: "button", class: "danger", "data-delete": g.id, text: "Delete" })));
+          download: true, text: t("Export") }),
+        el("button", { type: "button", class: "danger", "data-delete": g.id, text: t("Delete") })));
   }
 
   function clock(iso) {
     const at = new Date(iso);
     if (Number.isNaN(at.getTime())) return "";
     const today = new Date().toDateString() === at.toDateString();
-    const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-    return today ? `today ${time}` : `${at.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
+    const time = at.toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit" });
+    if (today) return t("today {time}", { time });
+    return t("{date} {time}", { date: at.toLocaleDateString(locale(), { day: "numeric", month: "short" }), time });
   }
 
   function ago(iso) {
     const seconds = Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000));
-    if (seconds < 60) return `${seconds} s ago`;
-    if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
-    if (seconds < 86400) return `${Math.round(seconds / 3600)} h ago`;
-    return `${Math.round(seconds / 86400)} days ago`;
+    if (seconds < 60) return t("{seconds} s ago", { seconds });
+    if (seconds < 3600) return t("{minutes} min ago", { minutes: Math.round(seconds / 60) });
+    if (seconds < 86400) return t("{hours} h ago", { hours: Math.round(seconds / 3600) });
+    return tn("{count} day ago", "{count} days ago", Math.round(seconds / 86400));
   }
 
   function when(g) {
     // A box that never reached a time server stamps with the first phone's clock: say so.
-    const source = g.time_from === "phone" ? " · times from a phone's clock" : "";
-    return `started ${clock(g.created)} · last move ${ago(g.updated)}${source}`;
+    const values = { start: clock(g.created), ago: ago(g.updated) };
+    return g.time_from === "phone" ?
+      t("started {start} · last move {ago} · times from a phone's clock", values) :
+      t("started {start} · last move {ago}", values);
   }
 
   // The list is paged, newest first (?page=N); live updates carry the first page.
@@ -65,9 +70,10 @@
   function renderPages(answer) {
     const link = (n, rel, text) => el("a", { class: "button", rel, href: "/?page=" + n, text });
     pages.replaceChildren(...[
-      answer.page > 1 ? link(answer.page - 1, "prev", "Newer games") : null,
-      el("small", { text: `page ${answer.page} of ${answer.pages} (${answer.total} games)` }),
-      answer.page < answer.pages ? link(answer.page + 1, "next", "More games") : null,
+      answer.page > 1 ? link(answer.page - 1, "prev", t("Newer games")) : null,
+      el("small", { text: tn("page {page} of {pages} ({count} game)", "page {page} of {pages} ({count} games)",
+        answer.total, { page: answer.page, pages: answer.pages }) }),
+      answer.page < answer.pages ? link(answer.page + 1, "next", t("More games")) : null,
     ].filter(Boolean));
     pages.hidden = answer.pages <= 1 && answer.page === 1;
   }
@@ -78,8 +84,8 @@
     const list = document.getElementById("games");
     list.replaceChildren(...playing.map(gameCard));
     if (!playing.length) {
-      list.append(el("li", { class: "empty", text: page > 1 ? "No game in play on this page." :
-        games.length ? "No game in play." : "No games yet." }));
+      list.append(el("li", { class: "empty", text: page > 1 ? t("No game in play on this page.") :
+        games.length ? t("No game in play.") : t("No games yet.") }));
     }
     document.getElementById("finished").replaceChildren(...finished.map(gameCard));
     document.getElementById("finished-title").hidden = !finished.length;
@@ -106,13 +112,13 @@
     const actions = card.querySelector(".actions");
     actions.hidden = true;
     const ask = el("div", { class: "row confirm-delete", "data-feedback": true, role: "group",
-      "aria-label": "delete this game?" },
-      el("span", { text: "Delete this game for good? It cannot be brought back." }),
-      el("button", { type: "button", class: "danger", "data-delete-yes": id, text: "Delete it",
+      "aria-label": t("delete this game?") },
+      el("span", { text: t("Delete this game for good? It cannot be brought back.") }),
+      el("button", { type: "button", class: "danger", "data-delete-yes": id, text: t("Delete it"),
         onclick: async () => {
           try {
             await api("DELETE", "/api/games/" + encodeURIComponent(id));
-            say("Game deleted.", "ok", null);
+            say(t("Game deleted."), "ok", null);
             refresh();
           } catch (error) {  // the card as it was, with why next to its buttons
             ask.remove();
@@ -120,7 +126,7 @@
             sayError(error, null, actions);
           }
         } }),
-      el("button", { type: "button", text: "Keep it",
+      el("button", { type: "button", text: t("Keep it"),
         onclick: () => { ask.remove(); actions.hidden = false; } }));
     actions.after(ask);
   }
@@ -216,18 +222,19 @@
     const count = rows.querySelectorAll(".seat").length;
     const isRings = seatObjects();
     rows.querySelectorAll(".seat").forEach((row, i) => {
-      row.querySelector(".seat-title").textContent = `Player ${i + 1}`;
-      row.querySelector("[name=seat-name]").setAttribute("aria-label", `player ${i + 1} name`);
+      row.querySelector(".seat-title").textContent = t("Player {number}", { number: i + 1 });
+      row.querySelector("[name=seat-name]").setAttribute("aria-label", t("player {number} name", { number: i + 1 }));
       row.querySelector(".remove-seat").hidden = count <= low;
-      row.querySelector(".remove-seat").setAttribute("aria-label", `remove player ${i + 1}`);
+      row.querySelector(".remove-seat").setAttribute("aria-label", t("remove player {number}", { number: i + 1 }));
       row.querySelector(".corners").hidden = !isRings;
       for (const option of row.querySelectorAll(".seat-option")) option.hidden = !isRings;
     });
     const add = document.getElementById("add-seat");
     add.hidden = count >= high;
+    const game = KIND[kind.value] || kind.value;
     document.getElementById("seat-rule").textContent = low === high ?
-      `${KIND[kind.value] || kind.value}: ${low} player${low === 1 ? "" : "s"}` :
-      `${KIND[kind.value] || kind.value}: ${low} to ${high} players`;
+      tn("{game}: {count} player", "{game}: {count} players", low, { game }) :
+      t("{game}: {low} to {high} players", { game, low, high });
     document.getElementById("computer-note").hidden = !isRings;
   }
 
@@ -243,11 +250,11 @@
       const name = button.dataset.knownPlayer;
       const inputs = [...rows.querySelectorAll("[name=seat-name]")];
       const same = (input) => input.value.trim().toLowerCase() === name.toLowerCase();
-      if (inputs.some(same)) { say(`${name} is already seated.`, "error"); return; }
+      if (inputs.some(same)) { say(t("{name} is already seated.", { name }), "error"); return; }
       let input = inputs.find((each) => !each.value.trim());
       if (!input) {
         if (document.getElementById("add-seat").hidden) {
-          say(`No seat left for ${name}: remove a player first.`, "error");
+          say(t("No seat left for {name}: remove a player first.", { name }), "error");
           return;
         }
         input = addRow("").querySelector("[name=seat-name]");
@@ -305,31 +312,50 @@
   const against = () => (computerControl("computer") ? computerControl("computer").value : "");
 
   /* The API's refusals of a new game, in the words of the form. */
-  const CORNER_PLACES = ["top right", "bottom right", "bottom left", "top left"];
+  const CORNER_PLACES = [() => t("top right"), () => t("bottom right"), () => t("bottom left"),
+    () => t("top left")];
+  /* The ring board's variants as the form names them (the API's own keys otherwise). */
+  const VARIANTS = { standard: () => t("standard"), "two-bases": () => t("two-bases"),
+    solo: () => t("solo") };
+  const variantName = (variant) => (Object.hasOwn(VARIANTS, variant) ? VARIANTS[variant]() : variant);
   function plainStart(message, names) {
-    const who = (i) => names[i] || `Player ${i + 1}`;
+    const who = (i) => names[i] || t("Player {number}", { number: i + 1 });
     const ownerOf = (corner, before) => {
       const rowsNow = [...rows.querySelectorAll(".seat")];
       const index = rowsNow.findIndex((r, i) => i < before && r.dataset.corner === String(corner));
-      return index >= 0 ? who(index) : "another player";
+      return index >= 0 ? who(index) : t("another player");
     };
     let m = /^seats\[(\d+)\]: corner (\d+) is already taken/.exec(message);
     if (m) {
       const corner = Number(m[2]);
-      return `${who(Number(m[1]))}: corner ${corner + 1} (${CORNER_PLACES[corner]}) is already ` +
-        `${ownerOf(corner, Number(m[1]))}'s: tap a free corner.`;
+      return t("{player}: corner {number} ({place}) is already {owner}'s: tap a free corner.", {
+        player: who(Number(m[1])), number: corner + 1,
+        place: CORNER_PLACES[corner] ? CORNER_PLACES[corner]() : "", owner: ownerOf(corner, Number(m[1])) });
     }
     m = /^seats\[(\d+)\]: colour '([^']+)' is already taken/.exec(message);
-    if (m) return `${who(Number(m[1]))}: ${m[2]} is already another player's colour: pick another.`;
+    if (m) {
+      return t("{player}: {colour} is already another player's colour: pick another.",
+        { player: who(Number(m[1])), colour: colourName(m[2]) });
+    }
     m = /^seats\[(\d+)\]: name '([^']+)' is already taken/.exec(message);
-    if (m) return `Two players are called ${m[2]}: give one of them another name.`;
-    m = /^seats: the ([\w-]+) variant takes (.+), got (\d+)/.exec(message);
-    if (m) return `The ${m[1]} game takes ${m[2].replace("seats", "players")}; there are ${m[3]}: ` +
-      "remove a player or pick another variant.";
+    if (m) return t("Two players are called {name}: give one of them another name.", { name: m[2] });
+    m = /^seats: the ([\w-]+) variant takes (\d+)(?: to (\d+))? seats?, got (\d+)/.exec(message);
+    if (m) {
+      const values = { variant: variantName(m[1]), low: m[2], high: m[3], seated: m[4] };
+      return m[3] === undefined ?
+        tn("The {variant} game takes {count} player; there are {seated}: remove a player or pick another variant.",
+          "The {variant} game takes {count} players; there are {seated}: remove a player or pick another variant.",
+          Number(m[2]), values) :
+        t("The {variant} game takes {low} to {high} players; there are {seated}: remove a player or pick another variant.",
+          values);
+    }
     m = /^seats: (?:expected )?(\d+) to (\d+) seats, got (\d+)/.exec(message);
-    if (m) return `${KIND[kind.value] || kind.value} takes ${m[1]} to ${m[2]} players; there are ${m[3]}.`;
+    if (m) {
+      return t("{game} takes {low} to {high} players; there are {seated}.",
+        { game: KIND[kind.value] || kind.value, low: m[1], high: m[2], seated: m[3] });
+    }
     m = /^seats\[(\d+)\]\.?(\w*)?: (.*)$/.exec(message);
-    if (m) return `${who(Number(m[1]))}: ${m[3]}`;
+    if (m) return t("{player}: {reason}", { player: who(Number(m[1])), reason: m[3] });
     return message;
   }
 
@@ -377,15 +403,17 @@
   document.getElementById("import").addEventListener("submit", async (event) => {
     event.preventDefault();
     const file = document.getElementById("import-file").files[0];
-    if (!file) { say("Choose a record file first."); return; }
+    if (!file) { say(t("Choose a record file first.")); return; }
     let record;
     try { record = JSON.parse(await file.text()); } catch (error) {
-      say(file.name + " is not a record (not JSON): " + error.message); return;
+      say(t("{file} is not a record (not JSON): {error}", { file: file.name, error: error.message })); return;
     }
     try {
       const game = await api("POST", "/api/games", { record });
       window.location.href = "/games/" + encodeURIComponent(game.id);
-    } catch (error) { sayError(error, (message) => `${file.name} cannot be imported: ${message}`); }
+    } catch (error) {
+      sayError(error, (message) => t("{file} cannot be imported: {reason}", { file: file.name, reason: message }));
+    }
   });
 
   const boardSelect = document.getElementById("board");

@@ -72,7 +72,7 @@ def play_view(play: Play, colours: dict[int, str]) -> dict[str, Any]:
     tie = len(play.winners) > 1
     return {
         "id": play.id,
-        "game": adapter(play.kind).title if play.kind else play.kind,
+        "game": words(adapter(play.kind).title_words) if play.kind else play.kind,
         "variant": play.variant,
         "board": play.board,
         "when": local_time(play.started),
@@ -115,7 +115,8 @@ def history() -> str:
         "pages": found["pages"],
         "total": found["total"],
         "abandoned": [
-            {**game, "game": adapter(str(game["kind"])).title} for game in logbook().abandoned()
+            {**game, "game": words(adapter(str(game["kind"])).title_words)}
+            for game in logbook().abandoned()
         ],
         "players": players,
     }
@@ -144,7 +145,7 @@ def player(player_id: int) -> str | tuple[str, int]:
     colours = colour_map(players)
     recent = [play_view(play, colours) for play in book.recent(player_id)]
     kinds = {
-        kind: {**figures, "title": adapter(kind).title}
+        kind: {**figures, "title": words(adapter(kind).title_words)}
         for kind, figures in statistics["kinds"].items()
     }
     data = {

@@ -57,7 +57,7 @@ def player_plots(player_id: int, name: str) -> list[dict[str, Any]]:
     kinds = list(dict.fromkeys(point.kind for point in points))
     for kind in kinds:
         plot_id = f"plot-scores-{kind}"
-        title = adapter(kind).title
+        title = words(adapter(kind).title_words)
         scores = [point.score for point in points if point.kind == kind]
         svg = plots.score_distribution(plot_id, name, scores, title, words=words)
         heading = words(say("Scores: {game}", game=title))
@@ -73,7 +73,7 @@ def history_plots() -> list[dict[str, Any]]:
     shown = []
     for kind, counts in logbook().kind_scores().items():
         plot_id = f"plot-everyone-{kind}"
-        title = adapter(kind).title
+        title = words(adapter(kind).title_words)
         # TRANSLATORS: who the history's plots are of, as in "{who}'s scores at {game}"
         everyone = words(say("Everyone"))
         svg = plots.score_distribution(plot_id, everyone, counts, title, unit="score", words=words)

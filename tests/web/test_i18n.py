@@ -208,6 +208,10 @@ def test_the_history_says_places_dates_and_figures_in_german(
     assert re.search(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ \w{3} \d{4}, \d\d:\d\d", english)
     player = html(client, "/players/1", **GERMAN)
     assert "Rauswürfe" in player and "Snipes made" not in player
+    # the games' names too, in the list and over the plots
+    assert "Ring board (1983)" in english and "Mandala card game" in english
+    assert "Ringbrett (1983)" in page and "Mandala-Kartenspiel" in page
+    assert "Ring board (1983)" not in page and "Mandala card game" not in page
 
 
 def test_the_logbooks_plots_speak_german(client: FlaskClient, owner: str) -> None:

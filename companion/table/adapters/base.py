@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import JSON, Engine
+from companion.phrases import Phrase
 from companion.table.adapters.result import Result, result_of
 from companion.table.errors import Conflict
 from companion.table.game import Game
@@ -121,7 +122,7 @@ class Adapter:
 
     # Playing --------------------------------------------------------------------------------
 
-    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[str]]:
+    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[Phrase]]:
         """Apply a parsed step; return the new state and the plain instructions of what it did.
 
         :raises IllegalAction: the rules refuse it.

@@ -35,6 +35,7 @@
   const isLegal = (action) => (game.state.legal || []).some((x) => same(x, action));
   const counted = (text) => String(text).replace(/\b(mountain|field|mandala)s? (\d+)\b/gi,
     (_, word, n) => `${word} ${nth(n)}`);
+  const note = (p) => Panel.phraseText("mandala" in p.values ? { ...p, values: { ...p.values, mandala: nth(p.values.mandala) } } : p);
 
   /* Why a play is not open now, in a line beside it (a tooltip is invisible on touch). */
   function whyNot(action) {
@@ -257,7 +258,7 @@
   function renderLog(s) {
     const list = document.getElementById("cards-log");
     list.replaceChildren(...s.log.slice().reverse().map((entry) =>
-      el("li", { text: entry.instructions.length ? counted(entry.instructions.join(". ")) : JSON.stringify(entry.action) })));
+      el("li", { text: entry.instructions.length ? entry.instructions.map(note).join(". ") : JSON.stringify(entry.action) })));
   }
 
   function render() {

@@ -138,9 +138,9 @@
     const log = state().log || [];
     const last = log.length ? log[log.length - 1].instructions || [] : [];
     document.getElementById("ice-last").hidden = !last.length;
-    document.getElementById("ice-notes").replaceChildren(...last.map((text) => el("li", { text })));
+    document.getElementById("ice-notes").replaceChildren(...last.map((line) => el("li", { text: Panel.phraseText(line) })));
     document.getElementById("history").replaceChildren(...log.map((entry, i) =>
-      el("li", { text: `pick ${i + 1} (place ${entry.action}): ${(entry.instructions || []).join("; ")}` })));
+      el("li", { text: `pick ${i + 1} (place ${entry.action}): ${(entry.instructions || []).map(Panel.phraseText).join("; ")}` })));
   }
 
   function drawBuildList() {

@@ -52,7 +52,7 @@ def test_a_card_claim_reads_in_german_through_the_log(table: Table) -> None:
     log = table.create_game({"record": record})["state"]["log"]
     # The phrases' mandala numbers count from 0 as the records do; the page shows them + 1.
     assert german(log[6]["instructions"]) == [
-        "Ann spielt Orange ins eigene Feld von Mandala 1",
+        "Ann spielt Orange in das eigene Feld von Mandala 1",
         "Mandala 1 ist vollständig: Ann wählt zuerst (mehr Karten im eigenen Feld dort)",
         "Ann nimmt als Nächstes",
     ]

@@ -20,7 +20,7 @@ from companion.table.announce_games import colour_words
 from companion.table.errors import Conflict, Forbidden, NotFound
 from companion.table.seats import HOST, GameTokens, Viewer, digest, new_token
 
-NOTHING_TO_UNDO = "nothing to undo: no action yet"
+NOTHING_TO_UNDO = say("nothing to undo: no action yet")
 
 
 def hidden(state: cards.State) -> bool:
@@ -52,7 +52,8 @@ def state_view(
         view["legal"] = [cards.action_to_json(action) for action in cards.legal_actions(state)]
     view["taken"] = list(tokens.taken(len(state.seats))) if state.mode == "play" else []
     view["host"] = tokens.is_host(viewer)
-    view["undo"] = undo_reason(states, actions, tokens, viewer)
+    reason = undo_reason(states, actions, tokens, viewer)
+    view["undo"] = None if reason is None else reason.to_json()
     view["claims"] = claim_preview(state)
     return view
 
@@ -130,7 +131,7 @@ def check_undo(
         raise Forbidden.said(say("undo in a game with hidden hands needs the seat token of a seat"))
     reason = undo_reason(states, actions, tokens, viewer)
     if reason is not None:
-        raise Conflict(f"cannot undo: {reason}")
+        raise Conflict.said(say("cannot undo: {reason}", reason=reason))
 
 
 def check_delete(state: cards.State, tokens: GameTokens, viewer: Viewer) -> None:
@@ -203,7 +204,7 @@ def undo_reason(
     actions: Sequence[JSON],
     tokens: GameTokens,
     viewer: Viewer,
-) -> str | None:
+) -> Phrase | None:
     """Why ``viewer`` may not undo the last action now (None: it may)."""
     if not actions:
         return NOTHING_TO_UNDO
@@ -212,7 +213,8 @@ def undo_reason(
         action = cards.parse_action(before, actions[-1])
         return cards.undo_refusal(before, action, undo_seat(before, tokens, viewer))
     except GAME_ERRORS as error:  # a journal entry that no longer applies: nothing to undo
-        return str(error)
+        # (its words when it has them; else its English as it is, untranslated)
+        return error.phrase or say("{reason}", reason=str(error))
 
 
 def claim_preview(state: cards.State) -> list[JSON]:

@@ -273,10 +273,10 @@
     renderLog(s);
     const undo = document.getElementById("cards-undo");
     undo.disabled = s.undo !== null;
-    undo.title = s.undo || "undo the last action";
+    undo.title = s.undo ? Panel.phraseText(s.undo) : "undo the last action";
     const why = document.getElementById("cards-undo-why");  // the reason, visible
     why.hidden = s.undo === null;
-    why.textContent = s.undo ? "Undo: " + s.undo : "";
+    why.textContent = s.undo ? "Undo: " + Panel.phraseText(s.undo) : "";
   }
 
   async function take(seat, token) {

@@ -37,7 +37,7 @@ from companion.games.base import (
     get,
     join,
 )
-from companion.phrases import say
+from companion.phrases import Phrase, say, say_n
 
 KIND = "icehouse"
 ACTIONS_KEY = "picks"
@@ -533,25 +533,61 @@ def event_to_json(event: Event, state: State) -> dict[str, JSON]:
             return {"type": GameOver.TYPE, "winner": name(winner)}
 
 
-def describe(event: Event, state: State) -> str:
-    """Say in plain words what happened, for the table."""
+def piece_words(kind: str) -> Phrase:
+    """A kind as the table writes it (``red-2``), its colour in the reader's language."""
+    colour, _, size = kind.partition("-")
+    colours = {
+        "red": say("red"),
+        "yellow": say("yellow"),
+        "green": say("green"),
+        "blue": say("blue"),
+        "black": say("black"),
+    }
+    if colour not in colours or not size:
+        return say("{kind}", kind=kind)
+    return say("{colour}-{size}", colour=colours[colour], size=size)
+
+
+def describe(event: Event, state: State) -> Phrase:
+    """Say in plain words what happened, for the table (``.english()`` for English)."""
     name = state.seats.__getitem__
     match event:
         case Take(seat=seat, index=index, kind=kind):
-            return f"{name(seat)} takes the {kind} at {index}"
+            return say(
+                "{name} takes the {kind} at {place}",
+                name=name(seat),
+                kind=piece_words(kind),
+                place=index,
+            )
         case Fall(index=index, kind=kind):
-            return f"the {kind} at {index} falls into the Eye"
+            return say(
+                "the {kind} at {place} falls into the Eye", kind=piece_words(kind), place=index
+            )
         case Score(kind=kind, awards=()):
-            return f"{kind} is lost to the Eye: nobody scores"
+            return say("{kind} is lost to the Eye: nobody scores", kind=piece_words(kind))
         case Score(kind=kind, awards=awards):
-            points = ", ".join(f"{name(a.seat)} {a.points}" for a in awards)
-            return f"{kind} scores: {points}"
+            points = [say("{name} {points}", name=name(a.seat), points=a.points) for a in awards]
+            return say("{kind} scores: {points}", kind=piece_words(kind), points=_listed(points))
         case ReachEnd(seat=seat):
-            return f"{name(seat)} has reached the end and passes from now on"
+            return say("{name} has reached the end and passes from now on", name=name(seat))
         case Collect(seat=seat, indices=indices):
-            return f"{name(seat)} takes the {len(indices)} pieces left on the path"
+            # English says "pieces" for one too, as it always has; the plural is German's.
+            return say_n(
+                "{name} takes the {count} pieces left on the path",
+                "{name} takes the {count} pieces left on the path",
+                len(indices),
+                name=name(seat),
+            )
         case GameOver(winner=winner):
-            return f"the game is over: {name(winner)} wins"
+            return say("the game is over: {name} wins", name=name(winner))
+
+
+def _listed(items: list[Phrase]) -> Phrase:
+    """Phrases one after the other, a comma between (``Ann 3, Bo 1``)."""
+    found = items[0]
+    for item in items[1:]:
+        found = say("{list}, {item}", list=found, item=item)
+    return found
 
 
 # JSON of whole states

@@ -1275,53 +1275,69 @@ def explain(state: State, dice: Mapping[str, int], offsets: Sequence[int]) -> Ex
 # Words for the table
 
 
-def _base_words(state: State, seat: int, corner: int | None) -> str:
+def _base_words(state: State, seat: int, corner: int | None) -> Phrase:
     name = state.seats[seat].name
     if corner is None or state.variant == "standard":
-        return f"{name}'s base"
-    return f"{name}'s base at corner {corner}"
+        return say("{name}'s base", name=name)
+    return say("{name}'s base at corner {corner}", name=name, corner=corner)
 
 
-def describe(event: Event, state: State) -> str:
-    """Say what to do at the table for an event, in plain words.
+def describe(event: Event, state: State) -> Phrase:
+    """Say what to do at the table for an event, in plain words (``.english()`` for English).
 
     ``state`` gives the seat names (the state before or after the turn; both have them).
     """
     name = state.seats[event.seat].name
     if event.kind == "advance" and event.start is not None and event.end is not None:
-        return (
-            f"move {name}'s peg on spoke {event.start[1]} "
-            f"from ring {event.start[0]} to ring {event.end[0]}"
+        return say(
+            "move {name}'s peg on spoke {spoke} from ring {start} to ring {end}",
+            name=name,
+            spoke=event.start[1],
+            start=event.start[0],
+            end=event.end[0],
         )
     if event.kind == "snipe" and event.end is not None:
         ring, spoke = event.end
-        return (
-            f"{name}'s peg on ring {ring}, spoke {spoke} is sniped: "
-            f"back to {_base_words(state, event.seat, event.base)}"
+        return say(
+            "{name}'s peg on ring {ring}, spoke {spoke} is sniped: back to {base}",
+            name=name,
+            ring=ring,
+            spoke=spoke,
+            base=_base_words(state, event.seat, event.base),
         )
     if event.kind == "centre" and event.start is not None:
         ring, spoke = event.start
-        where = (
-            "it leaves the game"
-            if event.base is None
-            else f"back to {_base_words(state, event.seat, event.base)}"
-        )
-        return (
-            f"{name}'s peg on ring {ring}, spoke {spoke} enters Central Control (1 point): {where}"
+        if event.base is None:
+            return say(
+                "{name}'s peg on ring {ring}, spoke {spoke} enters Central Control (1 point): "
+                "it leaves the game",
+                name=name,
+                ring=ring,
+                spoke=spoke,
+            )
+        return say(
+            "{name}'s peg on ring {ring}, spoke {spoke} enters Central Control (1 point): "
+            "back to {base}",
+            name=name,
+            ring=ring,
+            spoke=spoke,
+            base=_base_words(state, event.seat, event.base),
         )
     if event.kind == "entry" and event.end is not None:
         ring, spoke = event.end
-        return (
-            f"put a peg from {_base_words(state, event.seat, event.base)} "
-            f"on ring {ring}, spoke {spoke}"
+        return say(
+            "put a peg from {base} on ring {ring}, spoke {spoke}",
+            base=_base_words(state, event.seat, event.base),
+            ring=ring,
+            spoke=spoke,
         )
     if event.kind == "win":
         if state.variant == "solo":
-            return f"{name} has brought all six pegs into Central Control"
-        return f"{name} wins with {WINNING_SCORE} points"
-    return f"{event.kind} for {name}"
+            return say("{name} has brought all six pegs into Central Control", name=name)
+        return say("{name} wins with {points} points", name=name, points=WINNING_SCORE)
+    return say("{kind} for {name}", kind=event.kind, name=name)
 
 
-def describe_all(outcome: Outcome) -> list[str]:
+def describe_all(outcome: Outcome) -> list[Phrase]:
     """Return the table instructions for every event of an outcome, in order."""
     return [describe(event, outcome.state) for event in outcome.events]

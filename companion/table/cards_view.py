@@ -15,11 +15,12 @@ from collections.abc import Mapping, Sequence
 from companion.games import cards
 from companion.games.base import GAME_ERRORS, JSON, RecordError
 from companion.games.cards.model import RIVER_SPACES
-from companion.phrases import say
+from companion.phrases import Phrase, say, say_n
+from companion.table.announce_games import colour_words
 from companion.table.errors import Conflict, Forbidden, NotFound
 from companion.table.seats import HOST, GameTokens, Viewer, digest, new_token
 
-NOTHING_TO_UNDO = "nothing to undo: no action yet"
+NOTHING_TO_UNDO = say("nothing to undo: no action yet")
 
 
 def hidden(state: cards.State) -> bool:
@@ -51,7 +52,8 @@ def state_view(
         view["legal"] = [cards.action_to_json(action) for action in cards.legal_actions(state)]
     view["taken"] = list(tokens.taken(len(state.seats))) if state.mode == "play" else []
     view["host"] = tokens.is_host(viewer)
-    view["undo"] = undo_reason(states, actions, tokens, viewer)
+    reason = undo_reason(states, actions, tokens, viewer)
+    view["undo"] = None if reason is None else reason.to_json()
     view["claims"] = claim_preview(state)
     return view
 
@@ -129,7 +131,7 @@ def check_undo(
         raise Forbidden.said(say("undo in a game with hidden hands needs the seat token of a seat"))
     reason = undo_reason(states, actions, tokens, viewer)
     if reason is not None:
-        raise Conflict(f"cannot undo: {reason}")
+        raise Conflict.said(say("cannot undo: {reason}", reason=reason))
 
 
 def check_delete(state: cards.State, tokens: GameTokens, viewer: Viewer) -> None:
@@ -202,7 +204,7 @@ def undo_reason(
     actions: Sequence[JSON],
     tokens: GameTokens,
     viewer: Viewer,
-) -> str | None:
+) -> Phrase | None:
     """Why ``viewer`` may not undo the last action now (None: it may)."""
     if not actions:
         return NOTHING_TO_UNDO
@@ -211,7 +213,8 @@ def undo_reason(
         action = cards.parse_action(before, actions[-1])
         return cards.undo_refusal(before, action, undo_seat(before, tokens, viewer))
     except GAME_ERRORS as error:  # a journal entry that no longer applies: nothing to undo
-        return str(error)
+        # (its words when it has them; else its English as it is, untranslated)
+        return error.phrase or say("{reason}", reason=str(error))
 
 
 def claim_preview(state: cards.State) -> list[JSON]:
@@ -243,117 +246,225 @@ def claim_preview(state: cards.State) -> list[JSON]:
     return out
 
 
-def _cards(colour: str, count: int) -> str:
-    return f"{count} {colour}" if count != 1 else colour
+def _cards(colour: str, count: int) -> Phrase:
+    return say_n("{colour}", "{count} {colour}", count, colour=colour_words(colour))
 
 
-def _claim_words(before: cards.State, colour: str) -> str:
+def _listed(items: Sequence[Phrase]) -> Phrase:
+    """Phrases one after the other, a comma between (``red, blue``)."""
+    found = items[0]
+    for item in items[1:]:
+        found = say("{list}, {item}", list=found, item=item)
+    return found
+
+
+def _colours(colours: Sequence[str]) -> Phrase:
+    return _listed([colour_words(colour) for colour in colours])
+
+
+def _claim_words(before: cards.State, colour: str) -> Phrase:
     name = before.seats[before.seat]
     for entry in claim_preview(before):
         assert isinstance(entry, dict)
         if entry["colour"] != colour:
             continue
         count = int(str(entry["count"]))
-        taken = f"{name} claims {_cards(colour, count)}"
+        taken = _cards(colour, count)
         if entry["to"] == "discard":
-            return f"{taken}: to the discard pile ({name}'s field there is empty)"
+            return say(
+                "{name} claims {cards}: to the discard pile ({name}'s field there is empty)",
+                name=name,
+                cards=taken,
+            )
         if entry["to"] == "river":
-            rest = f", {count - 1} to {name}'s cup" if count > 1 else ""
-            return f"{taken}: 1 to {name}'s river (space {entry['river_space']}){rest}"
-        return f"{taken}: all to {name}'s cup"
-    return f"{name} claims {colour}"
+            space = int(str(entry["river_space"]))
+            if count > 1:
+                return say(
+                    "{name} claims {cards}: 1 to {name}'s river (space {space}), "
+                    "{rest} to {name}'s cup",
+                    name=name,
+                    cards=taken,
+                    space=space,
+                    rest=count - 1,
+                )
+            return say(
+                "{name} claims {cards}: 1 to {name}'s river (space {space})",
+                name=name,
+                cards=taken,
+                space=space,
+            )
+        return say("{name} claims {cards}: all to {name}'s cup", name=name, cards=taken)
+    return say("{name} claims {colour}", name=name, colour=colour_words(colour))
 
 
 # ---------------------------------------------------------------------------------------
-# Instructions
+# Instructions (as phrases: ``.english()`` for English; ``mandala`` values count from 0)
 
 
-def describe(before: cards.State, action: JSON, after: cards.State) -> list[str]:
+def describe(before: cards.State, action: JSON, after: cards.State) -> list[Phrase]:
     """Plain instructions for ``action`` taking ``before`` to ``after`` (public facts only)."""
     try:
         step = cards.parse_action(before, action)
     except GAME_ERRORS:
         return []
     name = before.seats[before.seat]
-    notes: list[str] = []
+    notes: list[Phrase] = []
     mandala: int | None = None
     if isinstance(step, cards.Deal):
-        notes.append(f"Mountain {step.mandala} turned up: {', '.join(step.colours) or 'nothing'}")
+        notes.append(
+            say(
+                "Mountain {mandala} turned up: {colours}",
+                mandala=step.mandala,
+                colours=_colours(step.colours),
+            )
+            if step.colours
+            else say("Mountain {mandala} turned up: nothing", mandala=step.mandala)
+        )
     elif isinstance(step, cards.CupEntry):
-        notes.append(f"{step.seat}'s starting cup cards: {', '.join(step.colours)}")
+        notes.append(
+            say(
+                "{name}'s starting cup cards: {colours}",
+                name=step.seat,
+                colours=_colours(step.colours),
+            )
+        )
     elif isinstance(step, cards.Claim):
         notes.append(_claim_words(before, step.colour))
     else:
         drawn = after.hand_size(before.seat) - before.hand_size(before.seat)
         if isinstance(step, cards.MountainPlay):
             mandala = step.mandala
-            notes.append(f"{name} plays {step.colour} into mountain {mandala}")
+            notes.append(
+                say(
+                    "{name} plays {colour} into mountain {mandala}",
+                    name=name,
+                    colour=colour_words(step.colour),
+                    mandala=mandala,
+                )
+            )
             drawn += 1
         elif isinstance(step, cards.FieldPlay):
             mandala = step.mandala
-            played = _cards(step.colour, step.count)
-            notes.append(f"{name} plays {played} into their field of mandala {mandala}")
+            notes.append(
+                say(
+                    "{name} plays {cards} into their field of mandala {mandala}",
+                    name=name,
+                    cards=_cards(step.colour, step.count),
+                    mandala=mandala,
+                )
+            )
             drawn += step.count
         else:
-            notes.append(f"{name} discards {_cards(step.colour, step.count)}")
+            notes.append(
+                say("{name} discards {cards}", name=name, cards=_cards(step.colour, step.count))
+            )
             drawn += step.count
         if drawn:
-            notes.append(f"{name} draws {drawn} (deck {after.deck_size()})")
+            notes.append(
+                say(
+                    "{name} draws {count} (deck {deck})",
+                    name=name,
+                    count=drawn,
+                    deck=after.deck_size(),
+                )
+            )
     notes.extend(_consequences(before, after, mandala))
     return notes
 
 
-def _consequences(before: cards.State, after: cards.State, mandala: int | None) -> list[str]:
-    notes: list[str] = []
+def _consequences(before: cards.State, after: cards.State, mandala: int | None) -> list[Phrase]:
+    notes: list[Phrase] = []
     seats = after.seats
     if after.reshuffled > before.reshuffled:
         notes.append(
-            "The deck ran out: the discard pile became the new deck; "
-            "the game ends after the next destruction"
+            say(
+                "The deck ran out: the discard pile became the new deck; "
+                "the game ends after the next destruction"
+            )
         )
     destroyed: int | None = None
     if before.claiming is None and after.claiming is not None:
         c = after.claiming
         sizes = [sum(after.fields[c.mandala][s]) for s in (0, 1)]
-        why = (
-            "a tie: the seat that did not complete it chooses first"
+        notes.append(
+            say(
+                "Mandala {mandala} is complete: {name} chooses first "
+                "(a tie: the seat that did not complete it chooses first)",
+                mandala=c.mandala,
+                name=seats[c.chooser],
+            )
             if sizes[0] == sizes[1]
-            else "more cards in their field there"
+            else say(
+                "Mandala {mandala} is complete: {name} chooses first "
+                "(more cards in their field there)",
+                mandala=c.mandala,
+                name=seats[c.chooser],
+            )
         )
-        notes.append(f"Mandala {c.mandala} is complete: {seats[c.chooser]} chooses first ({why})")
     elif mandala is not None and _destroyed_with_empty_fields(before, after, mandala):
         destroyed = mandala
         notes.append(
-            f"Mandala {mandala} is complete with both fields empty: "
-            "its mountain goes to the discard pile"
+            say(
+                "Mandala {mandala} is complete with both fields empty: "
+                "its mountain goes to the discard pile",
+                mandala=mandala,
+            )
         )
     if before.claiming is not None and after.claiming is None:
         destroyed = before.claiming.mandala
-        notes.append(f"Mandala {destroyed} is destroyed: both its fields go to the discard pile")
+        notes.append(
+            say(
+                "Mandala {mandala} is destroyed: both its fields go to the discard pile",
+                mandala=destroyed,
+            )
+        )
     for s in (0, 1):
         if len(after.rivers[s]) == RIVER_SPACES > len(before.rivers[s]):
-            notes.append(f"{seats[s]}'s river holds six colours: the game ends")
+            notes.append(say("{name}'s river holds six colours: the game ends", name=seats[s]))
     due = after.due
     if due is not None and due != before.due:
         if due.kind == "deal":
-            notes.append(f"Deal the new cards of mountain {due.index} and enter them")
+            notes.append(
+                say("Deal the new cards of mountain {mandala} and enter them", mandala=due.index)
+            )
         else:
-            notes.append(f"Play has ended: turn over {seats[due.index]}'s two starting cup cards")
+            notes.append(
+                say(
+                    "Play has ended: turn over {name}'s two starting cup cards",
+                    name=seats[due.index],
+                )
+            )
     elif after.mode == "play" and not after.over and destroyed is not None:
-        shown = cards.cards_to_json(after.mountains[destroyed])
-        notes.append(
-            f"Mountain {destroyed} is dealt " + ", ".join(_cards(c, n) for c, n in shown.items())
-            if shown
-            else f"Mountain {destroyed} gets no new cards: the deck and discard pile are empty"
-        )
+        notes.append(_dealt(after, destroyed))
     if after.claiming is not None and after.due is None and not after.over:
-        notes.append(f"{seats[after.seat]} claims next")
+        notes.append(say("{name} claims next", name=seats[after.seat]))
     if after.over and not before.over:
-        best = cards.winner(after)
-        values = cards.scores(after)
-        result = "a shared win" if best is None else f"{seats[best]} wins"
-        notes.append(f"The game is over: {result} ({values[0]} to {values[1]})")
+        notes.append(_game_over(after))
     return notes
+
+
+def _dealt(after: cards.State, destroyed: int) -> Phrase:
+    shown = cards.cards_to_json(after.mountains[destroyed])
+    if not shown:
+        return say(
+            "Mountain {mandala} gets no new cards: the deck and discard pile are empty",
+            mandala=destroyed,
+        )
+    dealt = _listed([_cards(colour, count) for colour, count in shown.items()])
+    return say("Mountain {mandala} is dealt {cards}", mandala=destroyed, cards=dealt)
+
+
+def _game_over(after: cards.State) -> Phrase:
+    best = cards.winner(after)
+    left, right = cards.scores(after)
+    if best is None:
+        return say("The game is over: a shared win ({left} to {right})", left=left, right=right)
+    return say(
+        "The game is over: {name} wins ({left} to {right})",
+        name=after.seats[best],
+        left=left,
+        right=right,
+    )
 
 
 def _destroyed_with_empty_fields(before: cards.State, after: cards.State, m: int) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, overload
 
 from companion.games.base import JSON, Engine
+from companion.phrases import Phrase
 from companion.table.seats import Viewer
 
 T = TypeVar("T")
@@ -117,8 +118,9 @@ class Game:
     actions: list[JSON] = field(default_factory=list)
     states: States = field(init=False)
     """The start and the state after each action (:class:`States`; :meth:`begin` sets it)."""
-    notes: list[list[str]] = field(default_factory=list)
-    """Per accepted action, the plain instructions of what it did (rings: ``describe``)."""
+    notes: list[list[Phrase]] = field(default_factory=list)
+    """Per accepted action, the plain instructions of what it did (rings: ``describe``), as
+    phrases: the panel says them in the phone's language (``.english()`` in English)."""
     error: str | None = None
 
     def begin(self, start: Any) -> None:

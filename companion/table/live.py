@@ -17,6 +17,7 @@ from typing import Literal
 
 from companion.games import rings
 from companion.games.base import JSON
+from companion.phrases import Phrase
 
 ResyncReason = Literal["restart", "undo", "resume", "import", "new"]
 
@@ -129,7 +130,7 @@ class LiveTurn:
     rings: list[dict[str, JSON]]
     rotations: list[dict[str, int]] | None
     reason: str | None
-    preview: list[str]
+    preview: list[Phrase]
     advance_spokes: frozenset[int]
     snipe_spokes: frozenset[int]
     open_paths: frozenset[int]
@@ -144,7 +145,7 @@ class LiveTurn:
             "rings": self.rings,
             "rotations": self.rotations,
             "reason": self.reason,
-            "preview": self.preview,
+            "preview": [line.to_json() for line in self.preview],
             "open_paths": sorted(self.open_paths),
             "can_confirm": self.can_confirm,
             "blocked": self.blocked,
@@ -209,7 +210,7 @@ def live_turn(
                 for rotation in explanation.rotations
             ]
         reason = explanation.reason
-    preview: list[str] = []
+    preview: list[Phrase] = []
     advance: set[int] = set()
     snipes: set[int] = set()
     paths: frozenset[int] = frozenset()

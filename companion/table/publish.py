@@ -75,7 +75,7 @@ class Publisher:
                 state.update(self.companion.view(game))
         if kind_adapter.ring_board and game.error is None:
             # What the last turn did, as instructions for the table (kept across restarts).
-            state["last_turn"] = game.notes[-1] if game.notes else []
+            state["last_turn"] = [note.to_json() for note in game.notes[-1]] if game.notes else []
             state.update(self.live_keys(game))
         return {
             "id": game.id,
@@ -249,6 +249,6 @@ class Publisher:
 def log_entries(game: Game, start: int) -> list[JSON]:
     """The game's log from entry ``start`` on: each step and what it told the table."""
     return [
-        {"action": action, "instructions": notes}
+        {"action": action, "instructions": [note.to_json() for note in notes]}
         for action, notes in zip(game.actions[start:], game.notes[start:], strict=True)
     ]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from companion import catalogue
 from companion.games import cards
 from companion.games.cards import Claiming, cards_of
+from companion.phrases import Phrase
 from tests.games.cards_support import make_deck, play, start, table
 
 DECK = make_deck(
@@ -26,6 +28,11 @@ TO_CLAIMS = (
     {"mountain": 0, "colour": "purple"},
     {"mountain": 0, "colour": "black"},
 )
+
+
+def english(phrase: Phrase | None) -> str | None:
+    """A refusal in English (None: no refusal)."""
+    return None if phrase is None else phrase.english()
 
 
 def test_seat_sees_its_own_hand_cup_and_score_and_only_counts_of_the_other() -> None:
@@ -129,32 +136,45 @@ def test_seat_may_undo_its_own_field_play() -> None:
 
 def test_the_other_seat_may_not_undo_it() -> None:
     before, action = last_step({"field": 0, "colour": "yellow", "count": 1})
-    assert cards.undo_refusal(before, action, 1) == "only Ann may undo the last action"
-    assert cards.undo_refusal(before, action, None) == "only Ann may undo the last action"
+    assert english(cards.undo_refusal(before, action, 1)) == "only Ann may undo the last action"
+    assert english(cards.undo_refusal(before, action, None)) == "only Ann may undo the last action"
     assert cards.can_undo(before, action, 1) is False
+
+
+def test_a_refusal_reads_in_german_from_the_catalogue() -> None:
+    before, action = last_step({"field": 0, "colour": "yellow", "count": 1})
+    refusal = cards.undo_refusal(before, action, 1)
+    assert refusal is not None
+    assert catalogue.render(refusal, "de") == "Nur Ann darf den letzten Zug rückgängig machen."
 
 
 def test_mountain_play_that_drew_is_final() -> None:
     before, action = last_step({"mountain": 0, "colour": "purple"})
-    assert cards.undo_refusal(before, action, 0) == "the last action drew cards: it is final"
+    assert (
+        english(cards.undo_refusal(before, action, 0)) == "the last action drew cards: it is final"
+    )
 
 
 def test_discard_that_drew_is_final() -> None:
     before, action = last_step({"discard": "red", "count": 2})
-    assert cards.undo_refusal(before, action, 0) == "the last action drew cards: it is final"
+    assert (
+        english(cards.undo_refusal(before, action, 0)) == "the last action drew cards: it is final"
+    )
 
 
 def test_a_claim_may_be_undone_by_its_claimer() -> None:
     before, action = last_step(*TO_CLAIMS, {"claim": "red"})
     assert cards.undo_refusal(before, action, 1) is None
-    assert cards.undo_refusal(before, action, 0) == "only Bo may undo the last action"
+    assert english(cards.undo_refusal(before, action, 0)) == "only Bo may undo the last action"
 
 
 def test_the_last_claim_is_final_when_new_mountain_cards_were_dealt() -> None:
     before, action = last_step(
         *TO_CLAIMS, {"claim": "red"}, {"claim": "orange"}, {"claim": "purple"}, {"claim": "black"}
     )
-    assert cards.undo_refusal(before, action, 0) == "the last action drew cards: it is final"
+    assert (
+        english(cards.undo_refusal(before, action, 0)) == "the last action drew cards: it is final"
+    )
 
 
 def test_mountain_play_that_drew_nothing_may_be_undone() -> None:
@@ -173,7 +193,7 @@ def test_an_action_that_ended_the_game_is_final() -> None:
         claiming=Claiming(1, 0, 1),
     )
     action = cards.Claim("black")
-    assert cards.undo_refusal(before, action, 0) == "the last action ended the game"
+    assert english(cards.undo_refusal(before, action, 0)) == "the last action ended the game"
 
 
 def test_tracking_a_table_the_last_entry_can_always_be_undone() -> None:

@@ -286,7 +286,7 @@ def test_events_are_written_for_the_panel_with_seat_names() -> None:
         {"type": "fall", "index": 6, "kind": "red-2"},
         {"type": "score", "kind": "red-1", "awards": {"Ann": 5}},
     ]
-    assert [icehouse.describe(e, outcome.state) for e in outcome.events] == [
+    assert [icehouse.describe(e, outcome.state).english() for e in outcome.events] == [
         "Ann takes the red-2 at 8",
         "the red-1 at 4 falls into the Eye",
         "the red-2 at 5 falls into the Eye",
@@ -298,7 +298,7 @@ def test_events_are_written_for_the_panel_with_seat_names() -> None:
 def test_the_end_events_are_described_for_the_table() -> None:
     state = play(["Ann", "Bo", "Cy"], block_path(), [73])
     outcome = icehouse.resolve(state, Pick(74))
-    said = [icehouse.describe(e, outcome.state) for e in outcome.events]
+    said = [icehouse.describe(e, outcome.state).english() for e in outcome.events]
     assert said[1:4] == [
         "Ann has reached the end and passes from now on",
         "Bo has reached the end and passes from now on",
@@ -306,7 +306,7 @@ def test_the_end_events_are_described_for_the_table() -> None:
     ]
     assert said[-1] == "the game is over: Cy wins"
     lost = icehouse.resolve(play(["Ann", "Bo"], block_path(), [5]), Pick(6)).events[-1]
-    assert icehouse.describe(lost, state) == "red-1 is lost to the Eye: nobody scores"
+    assert icehouse.describe(lost, state).english() == "red-1 is lost to the Eye: nobody scores"
     assert icehouse.event_to_json(outcome.events[3], outcome.state) == {
         "type": "collect",
         "seat": "Cy",

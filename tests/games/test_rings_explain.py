@@ -173,7 +173,7 @@ def test_describe_says_what_to_do_at_the_table() -> None:
         scores=[0, 0],
     )
     outcome = rings.resolve(state, turn(dict(ZERO)))
-    assert rings.describe_all(outcome) == [
+    assert [p.english() for p in rings.describe_all(outcome)] == [
         "Ann's peg on ring 9, spoke 1 enters Central Control (1 point): back to Ann's base",
         "move Ann's peg on spoke 0 from ring 0 to ring 1",
         "Bo's peg on ring 1, spoke 0 is sniped: back to Bo's base",
@@ -191,13 +191,13 @@ def test_describe_names_the_corner_in_two_bases_and_the_end_of_solo() -> None:
         scores=[5, 0],
         variant="two-bases",
     )
-    assert rings.describe_all(rings.resolve(two, turn(dict(ZERO)))) == [
+    assert [p.english() for p in rings.describe_all(rings.resolve(two, turn(dict(ZERO))))] == [
         "put a peg from Ann's base at corner 0 on ring 0, spoke 0",
         "Bo's peg on ring 0, spoke 0 is sniped: back to Bo's base at corner 3",
         "Ann wins with 6 points",
     ]
     solo = position(board_json(entrances=[1]), (("Ann", 0),), [(0, 9, 1)], [[0, 0]], [5], "solo")
-    assert rings.describe_all(rings.resolve(solo, turn(dict(ZERO)))) == [
+    assert [p.english() for p in rings.describe_all(rings.resolve(solo, turn(dict(ZERO))))] == [
         "Ann's peg on ring 9, spoke 1 enters Central Control (1 point): it leaves the game",
         "Ann has brought all six pegs into Central Control",
     ]

@@ -224,7 +224,7 @@ def test_a_computer_seats_whole_turn_in_emulation(rings_table: Table) -> None:
     # Confirmed: the journal, the outcome and the instructions are the engine's.
     outcome = rings.resolve(start, rings.parse_action(start, turn))
     state = after["state"]
-    assert state["last_turn"] == [rings.describe(e, start) for e in outcome.events]
+    assert state["last_turn"] == [rings.describe(e, start).to_json() for e in outcome.events]
     assert state["log"] == [{"action": turn, "instructions": state["last_turn"]}]
     assert state["offsets"] == list(outcome.state.offsets)
     assert state["to_move"] == "Bo"

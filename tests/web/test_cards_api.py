@@ -26,6 +26,7 @@ from flask.testing import FlaskClient
 from companion.table.table import Table
 from companion.web import create_app
 from tests.conftest import SPEC_EXAMPLES
+from tests.phrase_json import english, english_all
 from tests.web.conftest import assert_error, pair_owner, stacked_cards
 
 SEATS = ["Ann", "Bo"]
@@ -276,11 +277,9 @@ def test_an_action_needs_the_token_of_the_seat_whose_action_it_is(game: Game) ->
     # Hand 6 - 1 = 5 draws min(3, 8 - 5) = 3: the next three cards, all red.
     assert state["hands"]["Ann"] == {"red": 3, "yellow": 1, "green": 2, "purple": 1, "black": 1}
     assert state["deck"] == 85
-    assert state["log"] == [
-        {
-            "action": {"mountain": 0, "colour": "yellow"},
-            "instructions": ["Ann plays yellow into mountain 0", "Ann draws 3 (deck 85)"],
-        }
+    assert [entry["action"] for entry in state["log"]] == [{"mountain": 0, "colour": "yellow"}]
+    assert [english_all(entry["instructions"]) for entry in state["log"]] == [
+        ["Ann plays yellow into mountain 0", "Ann draws 3 (deck 85)"]
     ]
     bo_sees = bo.get(game.url).get_json()["state"]
     assert bo_sees["hands"] == {"Ann": 8, "Bo": BO_HAND}
@@ -372,7 +371,9 @@ def test_a_seat_undoes_its_own_field_play_before_the_other_acts(game: Game) -> N
     ann, bo = game.seated(0), game.seated(1)
     assert game.act(ann, {"field": 0, "colour": "yellow", "count": 1}).status_code == 200
     assert ann.get(game.url).get_json()["state"]["undo"] is None
-    assert bo.get(game.url).get_json()["state"]["undo"] == "only Ann may undo the last action"
+    assert english(bo.get(game.url).get_json()["state"]["undo"]) == (
+        "only Ann may undo the last action"
+    )
     assert_error(game.undo(bo), 409, "conflict", "cannot undo: only Ann may undo the last action")
     assert_error(
         game.undo(game.phone()),
@@ -398,7 +399,7 @@ def test_a_play_that_drew_cards_is_final(game: Game) -> None:
     ann = game.seated(0)
     assert game.act(ann, {"mountain": 1, "colour": "green"}).status_code == 200
     reason = "the last action drew cards: it is final"
-    assert ann.get(game.url).get_json()["state"]["undo"] == reason
+    assert english(ann.get(game.url).get_json()["state"]["undo"]) == reason
     assert_error(game.undo(ann), 409, "conflict", f"cannot undo: {reason}")
 
 
@@ -443,7 +444,7 @@ def test_a_tracked_destruction_says_who_chooses_whose_claim_and_where_cards_go(
         {"colour": "green", "count": 1, "to": "river", "river_space": 1},
         {"colour": "black", "count": 1, "to": "river", "river_space": 1},
     ]
-    assert state["log"][6]["instructions"] == [
+    assert english_all(state["log"][6]["instructions"]) == [
         "Ann plays orange into their field of mandala 1",
         "Mandala 1 is complete: Ann chooses first (more cards in their field there)",
         "Ann claims next",
@@ -451,13 +452,13 @@ def test_a_tracked_destruction_says_who_chooses_whose_claim_and_where_cards_go(
     assert {"claim": "yellow"} in state["legal"]
     url = f"/api/games/{created['id']}/actions"
     answer = client.post(url, json={"version": 1, "action": {"claim": "yellow"}}).get_json()
-    assert answer["state"]["log"][7]["instructions"] == [
+    assert english_all(answer["state"]["log"][7]["instructions"]) == [
         "Ann claims 2 yellow: 1 to Ann's river (space 1), 1 to Ann's cup",
         "Bo claims next",
     ]
     answer = client.post(url, json={"version": 2, "action": {"claim": "green"}}).get_json()
     answer = client.post(url, json={"version": 3, "action": {"claim": "black"}}).get_json()
-    assert answer["state"]["log"][9]["instructions"] == [
+    assert english_all(answer["state"]["log"][9]["instructions"]) == [
         "Ann claims black: 1 to Ann's river (space 2)",
         "Mandala 1 is destroyed: both its fields go to the discard pile",
         "Deal the new cards of mountain 1 and enter them",
@@ -474,7 +475,10 @@ def test_an_empty_field_claim_goes_to_the_discard_pile_in_the_preview(
     game_id = table.create_game({"record": {**record, "mode": "play"}})["id"]
     log = client.get(f"/api/games/{game_id}").get_json()["state"]["log"]
     discarded = [
-        line for entry in log for line in entry["instructions"] if "to the discard pile (" in line
+        line
+        for entry in log
+        for line in english_all(entry["instructions"])
+        if "to the discard pile (" in line
     ]
     assert discarded and all("'s field there is empty)" in line for line in discarded)
 
@@ -590,7 +594,7 @@ def test_a_tracked_game_ends_with_both_starting_cups_and_the_final_scores(
     state = created["state"]
     assert state["due"] == {"cup": "Ann"} and state["over"] is False
     assert state["rivers"]["Ann"] == ["black", "red", "green", "purple", "yellow", "orange"]
-    assert state["log"][28]["instructions"][-1] == (
+    assert english_all(state["log"][28]["instructions"])[-1] == (
         "Play has ended: turn over Ann's two starting cup cards"
     )
     assert {"cup": "Ann", "colours": ["orange", "black"]} in state["legal"]
@@ -598,7 +602,7 @@ def test_a_tracked_game_ends_with_both_starting_cups_and_the_final_scores(
     cup = {"cup": "Ann", "colours": ["orange", "black"]}
     state = client.post(url, json={"version": 1, "action": cup}).get_json()["state"]
     assert state["due"] == {"cup": "Bo"}
-    assert state["log"][29]["instructions"] == [
+    assert english_all(state["log"][29]["instructions"]) == [
         "Ann's starting cup cards: orange, black",
         "Play has ended: turn over Bo's two starting cup cards",
     ]
@@ -607,7 +611,7 @@ def test_a_tracked_game_ends_with_both_starting_cups_and_the_final_scores(
     # Ann: orange in river space 6 and black in space 1: 6 + 1 = 7. Bo: purple in space 1
     # scores 1, his two green (not in his river) 0.
     assert (state["over"], state["winner"], state["scores"]) == (True, "Ann", {"Ann": 7, "Bo": 1})
-    assert state["log"][30]["instructions"] == [
+    assert english_all(state["log"][30]["instructions"]) == [
         "Bo's starting cup cards: green, green",
         "The game is over: Ann wins (7 to 1)",
     ]

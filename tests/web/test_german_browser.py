@@ -99,6 +99,11 @@ def test_a_ring_turn_with_a_snipe_and_a_computer_seats_turn_are_said_in_german(
     page.click("#confirm")
     said = said_until(page, "Ann ist am Zug")
     shot(page, "german-01-rings-after-the-computer")
+    # What turn 1 told the table, in the history, from the catalogue too.
+    expect(page.locator('#history li[data-turn="1"]')).to_contain_text(
+        "Der Stift von Bo auf Ring 0, Speiche 2 wird rausgeworfen: "
+        "zurück in den Startbereich von Bo"
+    )
 
     assert said[:4] == [
         "Ann setzt einen Stift auf Speiche 2 ein",
@@ -207,6 +212,13 @@ def test_a_card_game_destruction_tracked_on_the_panel_is_said_in_german(
         "Mandala 2 wird aufgelöst",  # then a deal is due: nobody's turn is said
     ]
     expect(page.locator('.player[data-player="Ann"] .score')).to_have_text("1")
+    # The log's notes, mandalas counted from 1 as the page draws them.
+    expect(log.nth(2)).to_have_text(
+        "Ann nimmt 2 Karten Gelb: 1 in den Fluss von Ann (Platz 1), 1 in den Kelch von Ann."
+        " Bo nimmt als Nächstes"
+    )
+    expect(log.first).to_contain_text("Ann nimmt Schwarz: 1 in den Fluss von Ann (Platz 2). ")
+    expect(log.first).to_contain_text("Mandala 2 ist aufgelöst")
     shot(page, "german-03-cards-destroyed")
     assert languages(page) == {"de"}
     assert page.errors == []

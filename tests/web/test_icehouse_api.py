@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from companion.games import icehouse
 from tests.conftest import run_cli
 from tests.games.icehouse_helpers import block_path
+from tests.phrase_json import english_all
 from tests.web import icehouse_game as plan
 from tests.web.conftest import assert_error
 
@@ -124,7 +125,10 @@ def test_a_pick_moves_the_pawn_takes_the_piece_and_passes_the_turn(client: Flask
     assert state["to_move"] == "Bo"
     assert state["picks"] == 1
     assert state["left"] == [i for i in range(75) if i != 5]
-    assert state["log"] == [{"action": 5, "instructions": ["Ann takes the red-2 at 5"]}]
+    assert [entry["action"] for entry in state["log"]] == [5]
+    assert [english_all(entry["instructions"]) for entry in state["log"]] == [
+        ["Ann takes the red-2 at 5"]
+    ]
 
 
 def test_pieces_behind_the_rearmost_pawn_fall_into_the_eye_once_every_pawn_moved(
@@ -134,7 +138,7 @@ def test_pieces_behind_the_rearmost_pawn_fall_into_the_eye_once_every_pawn_moved
     state = game["state"]
     assert state["places"][:6] == ["eye", "Ann", "Bo", "path", "path", "Cy"]
     assert state["eye"] == {"red-1": 1}
-    assert state["log"][2]["instructions"] == [
+    assert english_all(state["log"][2]["instructions"]) == [
         "Cy takes the red-2 at 5",
         "the red-1 at 0 falls into the Eye",
     ]
@@ -147,7 +151,7 @@ def test_a_completed_set_scores_3_and_2_with_the_tie_broken_by_the_pawn_ahead(
     assert state["scorings"] == [plan.RED_1]
     assert state["scores"] == {"Ann": 2, "Bo": 3, "Cy": 0}
     assert state["scored"] == ["red-1"]
-    assert state["log"][4]["instructions"] == [
+    assert english_all(state["log"][4]["instructions"]) == [
         "Bo takes the red-1 at 4",
         "red-1 scores: Bo 3, Ann 2",
     ]
@@ -160,7 +164,10 @@ def test_a_tie_for_second_goes_to_the_pawn_ahead_and_a_set_wholly_in_the_eye_sco
     assert state["scorings"] == [plan.RED_1, plan.RED_2, plan.RED_3]
     assert state["scores"] == {"Ann": 2, "Bo": 5, "Cy": 3}
     assert state["eye"] == {"red-1": 1, "red-3": 5}
-    assert state["log"][11]["instructions"][-1] == "red-3 is lost to the Eye: nobody scores"
+    assert (
+        english_all(state["log"][11]["instructions"])[-1]
+        == "red-3 is lost to the Eye: nobody scores"
+    )
 
 
 def test_a_whole_game_ends_with_the_last_seat_collecting_and_the_winner(
@@ -179,7 +186,7 @@ def test_a_whole_game_ends_with_the_last_seat_collecting_and_the_winner(
     assert state["scorings"][3] == plan.YELLOW_1
     assert state["scorings"][-1] == plan.BLACK_3
     assert state["eye"] == {"red-1": 1, "red-3": 5, "yellow-1": 3}
-    notes = state["log"][-1]["instructions"]
+    notes = english_all(state["log"][-1]["instructions"])
     assert notes[:6] == [
         "Bo takes the black-3 at 73",
         "the yellow-1 at 17 falls into the Eye",

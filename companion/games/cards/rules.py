@@ -732,8 +732,9 @@ def legal_actions(state: State) -> list[Action]:
 # Undo (section 11)
 
 
-def undo_refusal(before: State, action: Action, seat: int | None) -> str | None:
-    """Say why ``action``, the last one applied to ``before``, may not be undone, or None.
+def undo_refusal(before: State, action: Action, seat: int | None) -> Phrase | None:
+    """Say why ``action``, the last one applied to ``before``, may not be undone, or None
+    (``.english()`` for English).
 
     Tracking a real table, the last entry can always be undone (``seat`` is ignored). In
     play mode only the seat that made it (``seat``; None is nobody) may undo it, and only
@@ -747,13 +748,14 @@ def undo_refusal(before: State, action: Action, seat: int | None) -> str | None:
         return None
     actor = acting_seat(before)
     if actor is None or seat != actor:
-        name = "nobody" if actor is None else before.seats[actor]
-        return f"only {name} may undo the last action"
+        if actor is None:
+            return say("only nobody may undo the last action")
+        return say("only {name} may undo the last action", name=before.seats[actor])
     after = apply(before, action)
     if after.over:
-        return "the last action ended the game"
+        return say("the last action ended the game")
     if after.deck_size() != before.deck_size() or after.reshuffled != before.reshuffled:
-        return "the last action drew cards: it is final"
+        return say("the last action drew cards: it is final")
     return None
 
 

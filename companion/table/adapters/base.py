@@ -130,7 +130,7 @@ class Adapter:
 
     # Playing --------------------------------------------------------------------------------
 
-    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[str]]:
+    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[Phrase]]:
         """Apply a parsed step; return the new state and the plain instructions of what it did.
 
         :raises IllegalAction: the rules refuse it.

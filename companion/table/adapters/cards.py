@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.games import cards
 from companion.games.base import JSON, Engine, RecordError
-from companion.phrases import say
+from companion.phrases import Phrase, say
 from companion.table import cards_view
 from companion.table.adapters.base import Adapter, Form, Setting
 from companion.table.cards_setup import COMPANION, CardsEngine, check_seat, engine_setup
@@ -53,7 +53,7 @@ class CardsAdapter(Adapter):
                 "the deck and every hand; import it once the game is over"
             )
 
-    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[str]]:
+    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[Phrase]]:
         """Apply the action; its notes say what happened (draws as counts, in play mode)."""
         after = engine.apply(state, action)
         return after, cards_view.describe(state, engine.action_to_json(action), after)

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.games import icehouse
 from companion.games.base import JSON, Engine
-from companion.phrases import say
+from companion.phrases import Phrase, say
 from companion.table.adapters.base import Form, StateScores
 from companion.table.game import Game
 from companion.table.seats import GameTokens, Viewer
@@ -27,7 +27,7 @@ class IcehouseAdapter(StateScores):
     def __init__(self) -> None:
         super().__init__(icehouse.KIND, say("Icehouse Mandala"), Form(seats=[2, 5]), "path")
 
-    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[str]]:
+    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[Phrase]]:
         """Resolve the pick; its notes say what happened, event by event."""
         outcome = icehouse.resolve(state, action)
         return outcome.state, [icehouse.describe(event, state) for event in outcome.events]

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.games import rings
 from companion.games.base import JSON, Engine, RecordError, as_bool, as_int, as_str, join
-from companion.phrases import say
+from companion.phrases import Phrase, say
 from companion.table.adapters.base import Form, Setting, StateScores
 from companion.table.game import Game
 
@@ -95,7 +95,7 @@ class RingsAdapter(StateScores):
         value = setup.get("seed")
         return as_int(value, "seed", 0) if value is not None else secrets.randbelow(2**31)
 
-    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[str]]:
+    def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[Phrase]]:
         """Resolve the turn; its notes say what to do at the table, event by event."""
         outcome = rings.resolve(state, action)
         return outcome.state, [rings.describe(event, state) for event in outcome.events]

@@ -38,6 +38,7 @@
   const isLegal = (action) => (game.state.legal || []).some((x) => same(x, action));
   const counted = (text) => String(text).replace(/\b(mountain|field|mandala)s? (\d+)\b/gi,
     (_, word, n) => `${word} ${nth(n)}`);
+  const note = (p) => Panel.phraseText("mandala" in p.values ? { ...p, values: { ...p.values, mandala: nth(p.values.mandala) } } : p);
 
   /* Why a play is not open now, in a line beside it (a tooltip is invisible on touch). */
   function whyNot(action) {
@@ -277,7 +278,7 @@
   function renderLog(s) {
     const list = document.getElementById("cards-log");
     list.replaceChildren(...s.log.slice().reverse().map((entry) =>
-      el("li", { text: entry.instructions.length ? counted(entry.instructions.join(". ")) : JSON.stringify(entry.action) })));
+      el("li", { text: entry.instructions.length ? entry.instructions.map(note).join(". ") : JSON.stringify(entry.action) })));
   }
 
   function render() {
@@ -292,10 +293,10 @@
     renderLog(s);
     const undo = document.getElementById("cards-undo");
     undo.disabled = s.undo !== null;
-    undo.title = s.undo || t("undo the last action");
+    undo.title = s.undo ? Panel.phraseText(s.undo) : t("undo the last action");
     const why = document.getElementById("cards-undo-why");  // the reason, visible
     why.hidden = s.undo === null;
-    why.textContent = s.undo ? t("Undo: {reason}", { reason: s.undo }) : "";
+    why.textContent = s.undo ? t("Undo: {reason}", { reason: Panel.phraseText(s.undo) }) : "";
   }
 
   async function take(seat, token) {

@@ -141,10 +141,11 @@
     const log = state().log || [];
     const last = log.length ? log[log.length - 1].instructions || [] : [];
     document.getElementById("ice-last").hidden = !last.length;
-    document.getElementById("ice-notes").replaceChildren(...last.map((text) => el("li", { text })));
+    document.getElementById("ice-notes").replaceChildren(...last.map((line) => el("li", { text: Panel.phraseText(line) })));
     document.getElementById("history").replaceChildren(...log.map((entry, i) =>
       el("li", { text: t("pick {number} (place {place}): {instructions}",
-        { number: i + 1, place: entry.action, instructions: (entry.instructions || []).join("; ") }) })));
+        { number: i + 1, place: entry.action,
+          instructions: (entry.instructions || []).map((line) => Panel.phraseText(line)).join("; ") }) })));
   }
 
   function drawBuildList() {

@@ -54,7 +54,7 @@
 
   function previewLines() {
     const preview = turn().preview || [];
-    return preview.map((line) => (typeof line === "string" ? line : line.text || ""));
+    return preview.map((line) => (typeof line === "string" ? line : Panel.phraseText(line)));
   }
 
   /* ---- drawing ---- */
@@ -182,7 +182,7 @@
     document.getElementById("last-title").textContent = who ?
       t("Move the pegs ({name}'s turn {number})", { name: who, number }) : t("Move the pegs");
     document.getElementById("instructions").replaceChildren(
-      ...lines.map((text) => el("li", { text })));
+      ...lines.map((line) => el("li", { text: Panel.phraseText(line) })));
     const note = document.getElementById("last-folded");
     note.hidden = !lines.length || !folded;
     note.replaceChildren(t("✓ Pegs moved for turn {number}.", { number }), " ",
@@ -223,8 +223,8 @@
     document.getElementById("history").replaceChildren(...history.map((h, i) =>
       el("li", { "data-turn": i + 1 }, el("strong", { text: t("Turn {number}:", { number: i + 1 }) + " " }),
         turnText(h.action),
-        (h.instructions || []).length ? el("ul", {}, ...h.instructions.map((text) =>
-          el("li", { text }))) : null)));
+        (h.instructions || []).length ? el("ul", {}, ...h.instructions.map((line) =>
+          el("li", { text: Panel.phraseText(line) }))) : null)));
     document.getElementById("undo").disabled = !history.length;
     const onBoard = document.getElementById("on-board");
     onBoard.hidden = state().on_board !== false || !(sensed && sensed.hardware);

@@ -244,6 +244,8 @@ def test_a_pick_and_a_score_read_in_german_and_fit(
     game = api(served, "/api/games", {"kind": "stones", "seats": ["Ann", "Bo"], "seed": 1})
     page.goto(f"{served}/games/{game['id']}")
     expect(page.locator("#turn-line")).to_have_text("Ann ist am Zug: NEHMEN oder WERTEN")
+    # each colour's letter is one of its German name (I for Lila, E for Gelb)
+    expect(page.locator("#legend")).to_contain_text("Buchstaben: R Rot, I Lila, B Blau, E Gelb;")
     step = page.locator("#pick-step")
     expect(step).to_have_text("1. Tipp auf den Künstler, der ziehen soll (blau umrandet).")
 

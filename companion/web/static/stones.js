@@ -291,7 +291,8 @@
     document.getElementById("stack-list").replaceChildren(...Object.entries(stacks).map(([k, stack]) =>
       el("li", {}, t("[{cell}] bottom → top:", { cell: k.replace(",", ", ") }), " ",
         stack.length ? stack.flatMap((n) => [stone(n), " "]) : t("empty"))));
-    document.getElementById("legend").textContent = t("Letters: R red, P purple, B blue, Y yellow; • dots, ≡ lines. Each stack's bottom stone is at the bottom. The circles are the artists, drawn with their pattern.");
+    const colours = ["red", "purple", "blue", "yellow"].map((c) => `${letter(c)} ${Panel.colourName(c)}`).join(", ");
+    document.getElementById("legend").textContent = t("Letters: {colours}; • dots, ≡ lines. Each stack's bottom stone is at the bottom. The circles are the artists, drawn with their pattern.", { colours });
   }
 
   function draw() {

@@ -249,11 +249,29 @@ def speaker_for(options: ServeOptions, table: Any) -> Any:
     return speaker
 
 
-def close_table(table: Any, speaker: Any) -> None:
-    """Stop the speaker (its stream, the sentence being said), then the table."""
+BACKUP_WAIT_S = 8.0
+"""The longest a stop waits for the day's backup (or a restore) in progress to finish, so that
+the journal closes as the last user of its file (well inside the unit's TimeoutStopSec)."""
+
+
+def close_table(
+    table: Any, speaker: Any, files_lock: Any = None, wait_s: float = BACKUP_WAIT_S
+) -> None:
+    """Stop the speaker (its stream, the sentence being said), then the table: once a backup
+    or restore in progress is done with the files (``files_lock``, the rolling backups' lock),
+    so that the closing journal is the file's last user and checkpoints it, and no backup
+    starts while it closes. A backup still running after ``wait_s`` is left (logged): the
+    journal closes anyway and SQLite replays the WAL at the next start."""
     if speaker is not None:
         speaker.close()
-    table.close()
+    held = files_lock is not None and files_lock.acquire(timeout=wait_s)
+    if files_lock is not None and not held:
+        log.warning("stop: a backup still runs after %.0f s; closing the journal anyway", wait_s)
+    try:
+        table.close()
+    finally:
+        if held:
+            files_lock.release()
 
 
 def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | None = None) -> int:
@@ -354,7 +372,7 @@ def serve(options: ServeOptions, stdout: TextIO, stderr: TextIO, on_pi: bool | N
     return systemd.run_service(
         server.run,
         is_alive=systemd.table_liveness(table),
-        close_table=lambda: close_table(table, doctor.speaker),
+        close_table=lambda: close_table(table, doctor.speaker, rolling.FILES_LOCK),
         blank_leds=lambda: None,  # the table blanks the strip as it closes
         close_server=lambda: stop_server(server, table),
         end_streams=table.close_streams,

@@ -124,7 +124,9 @@
       box.append(buttons);
       const status = dieStatus(colour);
       if (status) {
-        const values = { colour: colourName(colour), status: dieState(status.status), reason: status.reason };
+        const why = (turn().dice_reasons || {})[colour];
+        const values = { colour: colourName(colour), status: dieState(status.status),
+          reason: why ? Panel.phraseText(why) : status.reason };
         box.append(el("span", { class: `die-status s-${status.status}`, "data-die-status": colour,
           text: status.reason ? t("{colour}: {status} — {reason}", values) : t("{colour}: {status}", values) }));
       }
@@ -156,7 +158,8 @@
       list.append(el("li", { class: "muted", text: diceNow() ?
         t("No ring has turned yet.") : t("Enter or roll the dice, then turn the rings.") }));
     }
-    const blocked = turn().blocked || turn().reason;
+    const why = turn().blocked_phrase || (turn().blocked ? null : turn().reason_phrase);
+    const blocked = why ? Panel.phraseText(why) : turn().blocked || turn().reason;
     if (blocked && !state().over) {
       list.append(el("li", { class: "todo", id: "blocked", text: t("Cannot confirm yet: {reason}", { reason: blocked }) }));
     }
@@ -202,7 +205,8 @@
     section.hidden = !guide;
     if (!guide) return;
     document.getElementById("resync-prompt").textContent =
-      t("{prompt}. Each ring is ticked off as it gets there.", { prompt: guide.prompt || "" });
+      t("{prompt}. Each ring is ticked off as it gets there.", {
+        prompt: guide.prompt_phrase ? Panel.phraseText(guide.prompt_phrase) : guide.prompt || "" });
     document.getElementById("resync-list").replaceChildren(...(guide.rings || []).map((g) =>
       el("li", { class: g.ok ? "ok" : "todo", "data-ring": g.ring, "data-ok": String(g.ok),
         text: g.ok ? t("{ring} is where the game has it", { ring: ringName(g.ring) }) :

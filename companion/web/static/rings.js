@@ -248,14 +248,15 @@
     const section = document.getElementById("computer");
     section.hidden = !(now || last || waiting) || Boolean(state().over && !last);
     let text = "";
-    if (now) text = now.error || now.text;
+    const said = (found) => (found.phrase ? Panel.phraseText(found.phrase) : found.text);
+    if (now) text = now.error || said(now);
     else if (waiting) text = t("{name} (computer) waits after the undo.", { name: waiting });
     else if (last) {
-      text = t("Turn {number}: {text}. Move the pegs as the last turn says.", { number: last.turn, text: last.text });
+      text = t("Turn {number}: {text}. Move the pegs as the last turn says.", { number: last.turn, text: said(last) });
     }
     document.getElementById("computer-say").textContent = text;
     document.getElementById("computer-rings").replaceChildren(...(now ? now.rings : []).map((r) =>
-      el("li", { class: r.done ? "ok" : "todo", "data-ring": r.ring, text: r.text })));
+      el("li", { class: r.done ? "ok" : "todo", "data-ring": r.ring, text: said(r) })));
     // (a display style, not the hidden attribute: the panel's button style would show it)
     document.getElementById("computer-play").style.display = waiting ? "" : "none";
   }

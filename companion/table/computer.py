@@ -487,6 +487,7 @@ def hints(table: SeatHost, game_id: str, top: int = 3) -> dict[str, JSON]:
                 "rotations": [_rotation_json(r) for r in in_dice_order(state, o.rotations)],
                 "announce": [rotation_words(r) for r in in_dice_order(state, o.rotations)],
                 "text": o.text,
+                "does": None if o.does is None else o.does.to_json(),
                 "points": o.points,
                 "score": round(o.score, 3),
             }

@@ -87,6 +87,10 @@ def test_a_turn_its_hints_and_the_resync_guide_read_in_german_and_fit_a_phone(
     expect(hints.first).to_be_visible()
     for text in hints.all_text_contents():
         assert re.match(rf"({RING_NAME}: {SLOTS}(; |$| — )|keinen Ring drehen)", text), text
+        # What a hint does is the advisor's phrase, in German too.
+        if " — " in text:
+            does = text.split(" — ", 1)[1]
+            assert re.match(r"^Ann (versetzt|wirft|setzt|bringt)|^Ann: kein Stift", does), text
     hints.first.click()
     expect(page.locator("#hint-shown")).to_have_text(
         "Das Brett zeigt die Ringe so gedreht, wie dieser Tipp sagt. Tipp ihn noch einmal an, "

@@ -273,7 +273,8 @@
   function mergeHints(options) {
     const groups = [];
     for (const option of options) {
-      const does = String(option.text || "").split(": ").slice(1).join(": ");
+      const does = option.does ? Panel.phraseText(option.does) :
+        String(option.text || "").split(": ").slice(1).join(": ");
       const shape = JSON.stringify((option.rotations || []).map((r) => [r.ring, Math.abs(r.steps)]));
       const same = groups.find((g) => g.does === does && g.shape === shape);
       if (same) same.options.push(option);

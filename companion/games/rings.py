@@ -39,7 +39,7 @@ from companion.games.base import (
     join,
     type_name,
 )
-from companion.phrases import Phrase, say
+from companion.phrases import Phrase, say, say_n
 
 KIND = "rings"
 ACTIONS_KEY = "turns"
@@ -1203,10 +1203,19 @@ def _signed(delta: int, spokes: int) -> int:
 
 
 def _offset_note(ring: int, delta: int, spokes: int) -> str:
-    steps = _signed(delta, spokes)
-    way = "clockwise" if steps > 0 else "counter-clockwise"
-    count = abs(steps)
-    return f"ring {ring} is {count} slot{'s' * (count != 1)} {way} of where the game has it"
+    return offset_phrase(ring, _signed(delta, spokes)).english()
+
+
+def offset_phrase(ring: int, steps: int) -> Phrase:
+    """``ring 3 is 2 slots clockwise of where the game has it`` (``steps`` signed, not 0)."""
+    way = say("clockwise") if steps > 0 else say("counter-clockwise")
+    return say_n(
+        "ring {ring} is {count} slot {way} of where the game has it",
+        "ring {ring} is {count} slots {way} of where the game has it",
+        abs(steps),
+        ring=ring,
+        way=way,
+    )
 
 
 def explain(state: State, dice: Mapping[str, int], offsets: Sequence[int]) -> Explanation:

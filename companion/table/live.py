@@ -72,8 +72,7 @@ def ring_difference(ring: int, sensed: int, target: int, spokes: int) -> str | N
     steps = signed_steps(sensed - target, spokes)
     if steps == 0:
         return None
-    way = "clockwise" if steps > 0 else "counter-clockwise"
-    return f"ring {ring} is {slots(abs(steps))} {way} of where the game has it"
+    return rings.offset_phrase(ring, steps).english()
 
 
 def turn_back(ring: int, sensed: int, target: int, spokes: int) -> str | None:
@@ -210,6 +209,13 @@ def live_turn(
                 "aligned": now.aligned,
                 "settled": now.settled,
                 "difference": difference,
+                "difference_phrase": (
+                    None
+                    if difference is None
+                    else rings.offset_phrase(
+                        number, signed_steps(now.offset - int(start), spokes)
+                    ).to_json()
+                ),
             }
         )
     dice_status: dict[str, dict[str, str]] = {}

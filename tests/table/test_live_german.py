@@ -89,3 +89,29 @@ def test_the_resync_prompt_reads_in_german() -> None:
     for reason, phrase in live.RESYNC_PHRASES.items():
         assert phrase.english() == live.RESYNC_PROMPTS[reason]
         assert german(phrase) != phrase.english()
+
+
+def test_how_far_a_ring_stands_from_the_game_reads_in_german() -> None:
+    state = reference_game()
+    sense = [live.RingSense(offset) for offset in sensed(r0=2, r3=15)]
+    for explained in (None, dice(red=1)):
+        turn = live.live_turn(state, explained, sense, None)
+        views = turn.to_json()["rings"]
+        assert isinstance(views, list)
+        for view in views:
+            assert isinstance(view, dict)
+            shown = view["difference_phrase"]
+            if view["difference"] is None:
+                assert shown is None
+                continue
+            assert isinstance(shown, dict)
+            assert phrase_from_json(shown).english() == view["difference"]
+        far, back = turn.rings[0], turn.rings[3]
+        assert isinstance(far["difference_phrase"], dict)
+        assert isinstance(back["difference_phrase"], dict)
+        assert german(phrase_from_json(far["difference_phrase"])) == (
+            "Ring 0 steht 2 Felder im Uhrzeigersinn von dort, wo das Spiel ihn hat"
+        )
+        assert german(phrase_from_json(back["difference_phrase"])) == (
+            "Ring 3 steht 1 Feld gegen den Uhrzeigersinn von dort, wo das Spiel ihn hat"
+        )

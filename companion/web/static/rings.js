@@ -142,7 +142,7 @@
     list.replaceChildren();
     for (const ring of turn().rings || []) {
       const notes = [];
-      if (ring.difference) notes.push(ring.difference);
+      if (ring.difference) notes.push(ring.difference_phrase ? Panel.phraseText(ring.difference_phrase) : ring.difference);
       if (ring.aligned === false) notes.push(t("ring {ring} stands between two slots", { ring: ring.ring }));
       else if (ring.settled === false) notes.push(t("ring {ring} is still moving", { ring: ring.ring }));
       if (ring.steps && !ring.difference) {

@@ -28,12 +28,13 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from companion.games import rings
 from companion.games.base import IllegalAction, RecordError
 from companion.games.rings import COLOURS, INNER, Outcome, Rotation, State
+from companion.phrases import Phrase, say, say_n
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
@@ -140,6 +141,8 @@ class Option:
     text: str
     points: int
     """The points the mover scores with this set, this turn."""
+    does: Phrase | None = field(default=None, compare=False)
+    """What the set does (:func:`outcome_phrase`), for the reader's language."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -713,7 +716,15 @@ def rotations_text(state: State, rotations: Sequence[Rotation]) -> str:
     return ", ".join(f"ring {r.ring} {r.steps:+d}" for r in ordered)
 
 
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
+_NUMBERS = (
+    say("no"),
+    say("one"),
+    say("two"),
+    say("three"),
+    say("four"),
+    say("five"),
+    say("six"),
+)
 
 
 def outcome_text(state: State, outcome: Outcome) -> str:
@@ -721,11 +732,25 @@ def outcome_text(state: State, outcome: Outcome) -> str:
 
     ``state`` is the state before the turn (it names the mover).
     """
+    return outcome_phrase(state, outcome).english()
+
+
+def _moves(spoke: int, start: int, end: int) -> Phrase:
+    return say(
+        "moves the peg on spoke {spoke} from ring {start} to ring {end}",
+        spoke=spoke,
+        start=start,
+        end=end,
+    )
+
+
+def outcome_phrase(state: State, outcome: Outcome) -> Phrase:
+    """:func:`outcome_text` as a phrase, for the reader's language."""
     mover = state.to_move
     if mover is None:
-        return "the game is over"
+        return say("the game is over")
     names = [seat.name for seat in state.seats]
-    clauses: list[str] = []
+    clauses: list[Phrase] = []
     moves: dict[int, tuple[int, int, int]] = {}  # spoke -> (clause index, from ring, to ring)
     entries = 0
     entry_clause = -1
@@ -735,32 +760,42 @@ def outcome_text(state: State, outcome: Outcome) -> str:
             earlier = moves.get(spoke)
             if earlier is not None and earlier[2] == event.start[0]:
                 index, first, _ = earlier
-                clauses[index] = f"moves the peg on spoke {spoke} from ring {first} to ring " + str(
-                    event.end[0]
-                )
+                clauses[index] = _moves(spoke, first, event.end[0])
                 moves[spoke] = (index, first, event.end[0])
             else:
                 moves[spoke] = (len(clauses), event.start[0], event.end[0])
-                clauses.append(
-                    f"moves the peg on spoke {spoke} from ring {event.start[0]} "
-                    f"to ring {event.end[0]}"
-                )
+                clauses.append(_moves(spoke, event.start[0], event.end[0]))
         elif event.kind == "snipe" and event.end is not None:
             ring, spoke = event.end
-            clauses.append(f"snipes {names[event.seat]} on ring {ring}, spoke {spoke}")
+            clauses.append(
+                say(
+                    "snipes {name} on ring {ring}, spoke {spoke}",
+                    name=names[event.seat],
+                    ring=ring,
+                    spoke=spoke,
+                )
+            )
         elif event.kind == "centre" and event.start is not None:
-            clauses.append(f"brings the peg on spoke {event.start[1]} into Central Control")
+            clauses.append(
+                say("brings the peg on spoke {spoke} into Central Control", spoke=event.start[1])
+            )
         elif event.kind == "entry":
             entries += 1
+            entered = say_n(
+                "enters {number} peg", "enters {number} pegs", entries, number=_NUMBERS[entries]
+            )
             if entry_clause < 0:
                 entry_clause = len(clauses)
-                clauses.append("")
-            clauses[entry_clause] = f"enters {_NUMBERS[entries]} peg" + "s" * (entries > 1)
+                clauses.append(entered)
+            clauses[entry_clause] = entered
         elif event.kind == "win":
-            clauses.append("wins")
+            clauses.append(say("wins"))
     if not clauses:
-        return f"{names[mover]}: no peg moves"
-    return f"{names[mover]} " + ", ".join(clauses)
+        return say("{name}: no peg moves", name=names[mover])
+    does = clauses[0]
+    for clause in clauses[1:]:
+        does = say("{first}, {next}", first=does, next=clause)
+    return say("{name} {does}", name=names[mover], does=does)
 
 
 def _rotation_key(rotations: tuple[Rotation, ...]) -> tuple[tuple[int, int], ...]:
@@ -940,14 +975,16 @@ def _options(
     options = []
     for score, rotations, outcome, terms in scored:
         assert mover is not None
+        does = outcome_phrase(state, outcome)
         options.append(
             Option(
                 rotations=rotations,
                 outcome=outcome,
                 score=score,
                 breakdown=terms,
-                text=f"{rotations_text(state, rotations)}: {outcome_text(state, outcome)}",
+                text=f"{rotations_text(state, rotations)}: {does.english()}",
                 points=outcome.state.scores[mover] - state.scores[mover],
+                does=does,
             )
         )
     return options

@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from companion.games.base import JSON, MandalaError
 from companion.games.rings import COLOURS, Rotation, State
-from companion.phrases import say
+from companion.phrases import Phrase, say, say_n
 from companion.table import led_scenes, live
 from companion.table.adapters import adapter
 from companion.table.adapters.rings import COMPUTER, HINTS
@@ -82,12 +82,38 @@ def seat_settings(setup: Mapping[str, JSON]) -> list[SeatSetting]:
     return found
 
 
+#: The number words as phrases, for the reader's language.
+NUMBER_PHRASES = (
+    say("no"),
+    say("one"),
+    say("two"),
+    say("three"),
+    say("four"),
+    say("five"),
+    say("six"),
+    say("seven"),
+    say("eight"),
+)
+
+
 def rotation_words(rotation: Rotation) -> str:
     """Say one rotation as the table hears it: ``turn ring 5 two slots clockwise``."""
+    return rotation_phrase(rotation).english()
+
+
+def rotation_phrase(rotation: Rotation) -> Phrase:
+    """:func:`rotation_words` as a phrase, for the reader's language."""
     count = abs(rotation.steps)
-    word = NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else str(count)
-    way = "clockwise" if rotation.steps > 0 else "counter-clockwise"
-    return f"turn ring {rotation.ring} {word} slot{'s' * (count != 1)} {way}"
+    word: Phrase | str = NUMBER_PHRASES[count] if count < len(NUMBER_PHRASES) else str(count)
+    way = say("clockwise") if rotation.steps > 0 else say("counter-clockwise")
+    return say_n(
+        "turn ring {ring} {number} slot {way}",
+        "turn ring {ring} {number} slots {way}",
+        count,
+        ring=rotation.ring,
+        number=word,
+        way=way,
+    )
 
 
 def in_dice_order(state: State, rotations: Sequence[Rotation]) -> list[Rotation]:
@@ -99,6 +125,22 @@ def in_dice_order(state: State, rotations: Sequence[Rotation]) -> list[Rotation]
 def dice_words(dice: Mapping[str, int]) -> str:
     """``red 1, blue 2, green 0, yellow 3, brown 1``."""
     return ", ".join(f"{colour} {dice[colour]}" for colour in COLOURS)
+
+
+def dice_phrase(dice: Mapping[str, int]) -> Phrase:
+    """:func:`dice_words` as a phrase, for the reader's language."""
+    return say(
+        "red {red}, blue {blue}, green {green}, yellow {yellow}, brown {brown}",
+        **{colour: dice[colour] for colour in COLOURS},
+    )
+
+
+def then_phrase(steps: Sequence[Phrase]) -> Phrase:
+    """``turn ring 1 …, then turn ring 3 …``: the steps in order, as one phrase."""
+    found = steps[0]
+    for step in steps[1:]:
+        found = say("{first}, then {next}", first=found, next=step)
+    return found
 
 
 class RingSeatHost(SeatHost, Protocol):
@@ -322,32 +364,49 @@ class ComputerSeats:
 
     def _announcement(self, game: Game, plan: RingPlan) -> dict[str, JSON]:
         rings: list[dict[str, JSON]] = []
+        steps: list[Phrase] = []
         sense = self.table.ring_board.sense
         for rotation in in_dice_order(game.state, plan.rotations or ()):
             target = plan.target(rotation.ring)
             there = rotation.ring < len(sense) and sense[rotation.ring].offset == target
+            step = rotation_phrase(rotation)
+            steps.append(step)
             rings.append(
                 {
                     "ring": rotation.ring,
                     "steps": rotation.steps,
-                    "text": rotation_words(rotation),
+                    "text": step.english(),
+                    "phrase": step.to_json(),
                     "done": there,
                 }
             )
+        rolled = dice_phrase(plan.dice)
         if plan.rotations is None:
-            say = f"{plan.name} (computer, {plan.level}) rolled {dice_words(plan.dice)}: thinking"
+            told = say(
+                "{name} (computer, {level}) rolled {dice}: thinking",
+                name=plan.name,
+                level=say(plan.level),
+                dice=rolled,
+            )
         elif not rings:
-            say = f"{plan.name} (computer) rolled {dice_words(plan.dice)}: no ring turns"
+            told = say(
+                "{name} (computer) rolled {dice}: no ring turns", name=plan.name, dice=rolled
+            )
         else:
-            texts = ", then ".join(str(ring["text"]) for ring in rings)
-            say = f"{plan.name} (computer) rolled {dice_words(plan.dice)}: {texts}"
+            told = say(
+                "{name} (computer) rolled {dice}: {turns}",
+                name=plan.name,
+                dice=rolled,
+                turns=then_phrase(steps),
+            )
         return {
             "seat": plan.name,
             "level": plan.level,
             "dice": dict(plan.dice),
             "stage": "thinking" if plan.rotations is None else "turning",
             "rings": rings,
-            "text": say,
+            "text": told.english(),
+            "phrase": told.to_json(),
             "error": plan.error,
         }
 
@@ -428,6 +487,7 @@ def hints(table: SeatHost, game_id: str, top: int = 3) -> dict[str, JSON]:
                 "rotations": [_rotation_json(r) for r in in_dice_order(state, o.rotations)],
                 "announce": [rotation_words(r) for r in in_dice_order(state, o.rotations)],
                 "text": o.text,
+                "does": None if o.does is None else o.does.to_json(),
                 "points": o.points,
                 "score": round(o.score, 3),
             }

@@ -124,7 +124,9 @@
       box.append(buttons);
       const status = dieStatus(colour);
       if (status) {
-        const values = { colour: colourName(colour), status: dieState(status.status), reason: status.reason };
+        const why = (turn().dice_reasons || {})[colour];
+        const values = { colour: colourName(colour), status: dieState(status.status),
+          reason: why ? Panel.phraseText(why) : status.reason };
         box.append(el("span", { class: `die-status s-${status.status}`, "data-die-status": colour,
           text: status.reason ? t("{colour}: {status} — {reason}", values) : t("{colour}: {status}", values) }));
       }
@@ -140,7 +142,7 @@
     list.replaceChildren();
     for (const ring of turn().rings || []) {
       const notes = [];
-      if (ring.difference) notes.push(ring.difference);
+      if (ring.difference) notes.push(ring.difference_phrase ? Panel.phraseText(ring.difference_phrase) : ring.difference);
       if (ring.aligned === false) notes.push(t("ring {ring} stands between two slots", { ring: ring.ring }));
       else if (ring.settled === false) notes.push(t("ring {ring} is still moving", { ring: ring.ring }));
       if (ring.steps && !ring.difference) {
@@ -156,7 +158,8 @@
       list.append(el("li", { class: "muted", text: diceNow() ?
         t("No ring has turned yet.") : t("Enter or roll the dice, then turn the rings.") }));
     }
-    const blocked = turn().blocked || turn().reason;
+    const why = turn().blocked_phrase || (turn().blocked ? null : turn().reason_phrase);
+    const blocked = why ? Panel.phraseText(why) : turn().blocked || turn().reason;
     if (blocked && !state().over) {
       list.append(el("li", { class: "todo", id: "blocked", text: t("Cannot confirm yet: {reason}", { reason: blocked }) }));
     }
@@ -202,7 +205,8 @@
     section.hidden = !guide;
     if (!guide) return;
     document.getElementById("resync-prompt").textContent =
-      t("{prompt}. Each ring is ticked off as it gets there.", { prompt: guide.prompt || "" });
+      t("{prompt}. Each ring is ticked off as it gets there.", {
+        prompt: guide.prompt_phrase ? Panel.phraseText(guide.prompt_phrase) : guide.prompt || "" });
     document.getElementById("resync-list").replaceChildren(...(guide.rings || []).map((g) =>
       el("li", { class: g.ok ? "ok" : "todo", "data-ring": g.ring, "data-ok": String(g.ok),
         text: g.ok ? t("{ring} is where the game has it", { ring: ringName(g.ring) }) :
@@ -244,14 +248,15 @@
     const section = document.getElementById("computer");
     section.hidden = !(now || last || waiting) || Boolean(state().over && !last);
     let text = "";
-    if (now) text = now.error || now.text;
+    const said = (found) => (found.phrase ? Panel.phraseText(found.phrase) : found.text);
+    if (now) text = now.error || said(now);
     else if (waiting) text = t("{name} (computer) waits after the undo.", { name: waiting });
     else if (last) {
-      text = t("Turn {number}: {text}. Move the pegs as the last turn says.", { number: last.turn, text: last.text });
+      text = t("Turn {number}: {text}. Move the pegs as the last turn says.", { number: last.turn, text: said(last) });
     }
     document.getElementById("computer-say").textContent = text;
     document.getElementById("computer-rings").replaceChildren(...(now ? now.rings : []).map((r) =>
-      el("li", { class: r.done ? "ok" : "todo", "data-ring": r.ring, text: r.text })));
+      el("li", { class: r.done ? "ok" : "todo", "data-ring": r.ring, text: said(r) })));
     // (a display style, not the hidden attribute: the panel's button style would show it)
     document.getElementById("computer-play").style.display = waiting ? "" : "none";
   }
@@ -268,7 +273,8 @@
   function mergeHints(options) {
     const groups = [];
     for (const option of options) {
-      const does = String(option.text || "").split(": ").slice(1).join(": ");
+      const does = option.does ? Panel.phraseText(option.does) :
+        String(option.text || "").split(": ").slice(1).join(": ");
       const shape = JSON.stringify((option.rotations || []).map((r) => [r.ring, Math.abs(r.steps)]));
       const same = groups.find((g) => g.does === does && g.shape === shape);
       if (same) same.options.push(option);

@@ -60,6 +60,7 @@ from companion.box.release import (
     unpack_release,
 )
 from companion.files import release_key, write_file
+from companion.phrases import say
 
 UPDATES_DIR: Final = "updates"
 """The staging directory inside the data directory (never backed up)."""
@@ -123,7 +124,7 @@ def stage(data_dir: Path, data: bytes, running: str, backup: Callable[[], Path])
     """
     header = check_release(data, running)
     if pending(data_dir):
-        raise ReleaseRefused("an update is already waiting to be installed")
+        raise ReleaseRefused.said(say("an update is already waiting to be installed"))
     kept = backup()
     folder = data_dir / UPDATES_DIR
     folder.mkdir(exist_ok=True)

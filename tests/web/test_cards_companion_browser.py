@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from companion import catalogue
 from companion.games import cards
 from companion.players import cards as players
 from companion.table.cards_companion import explain_words
@@ -94,4 +95,14 @@ def test_one_turn_of_a_person_and_one_of_the_companion(tmp_path: Path, browser: 
         expect(page.locator('[data-player="Bo"] .hand')).to_have_text(f"{after.hand_size(1)} cards")
         data = json.loads(page.locator("#data").text_content() or "{}")
         assert data["game"]["state"]["hands"]["Bo"] == start.hand_size(1)
+
+        # On a German page the companion's line is German, counted from 1 as in English.
+        page.context.add_cookies([{"name": "mandala_lang", "value": "de", "url": base + "/"}])
+        page.reload()
+        german = catalogue.render(explain_words("Bo", companion, before), "de")
+        german = re.sub(r"\b(Zentrum|Feld) (\d+)", lambda m: f"{m[1]} {int(m[2]) + 1}", german)
+        expect(said.first).to_have_text(german)
+        assert german.startswith("Bo (Companion) ")
+        shot(page, "cards-companion-04-german")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
         assert page.errors == []

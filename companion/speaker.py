@@ -30,7 +30,7 @@ from typing import Any
 
 from companion.catalogue import SOURCE, render
 from companion.config import SpeechOptions
-from companion.phrases import phrase_from_json
+from companion.phrases import Phrase, phrase_from_json, say, say_n
 from companion.table.hub import Subscription
 
 log = logging.getLogger(__name__)
@@ -157,17 +157,30 @@ class Speaker:
         return shutil.which(self.program)
 
     def check(self) -> tuple[str, str]:
-        """The Health page's line: ``("ok" | "warn", what and why)``."""
+        """The Health page's line in English: ``("ok" | "warn", what and why)``."""
+        status, phrase = self.check_words()
+        return status, phrase.english()
+
+    def check_words(self) -> tuple[str, Phrase]:
+        """The Health page's line as words to translate: ``("ok" | "warn", phrase)``."""
         if self.found() is None:
-            return "warn", (
-                f"[speech] speaker is on but {self.program} is not installed: "
-                "sudo apt-get install espeak-ng"
+            return "warn", say(
+                "[speech] speaker is on but {program} is not installed: "
+                "sudo apt-get install espeak-ng",
+                program=self.program,
             )
         if self.problem is not None:
-            return "warn", f"{self.program} could not speak the last announcement: {self.problem}"
-        return "ok", (
-            f"{self.program} speaks the announcements "
-            f"(voice {self.voice}, {self.options.rate} words a minute)"
+            return "warn", say(
+                "{program} could not speak the last announcement: {problem}",
+                program=self.program,
+                problem=self.problem,
+            )
+        return "ok", say_n(
+            "{program} speaks the announcements (voice {voice}, {count} word a minute)",
+            "{program} speaks the announcements (voice {voice}, {count} words a minute)",
+            self.options.rate,
+            program=self.program,
+            voice=self.voice,
         )
 
     def _read(self) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from companion.catalogue import render
 from companion.config import SpeechOptions, options_from_mapping
 from companion.doctor.panel import PanelDoctor
 from companion.games.base import RecordError
@@ -168,3 +169,29 @@ def test_mandala_serve_with_the_speaker_on_shows_its_line_on_the_health_page(
         "status": "ok",
         "message": "espeak-ng speaks the announcements (voice en-gb, 160 words a minute)",
     } in checks
+
+
+def test_the_health_pages_speaker_line_is_said_in_german_on_a_german_page(tmp_path: Path) -> None:
+    with Table(tmp_path / "data") as table:
+        speaking = Speaker(table.subscribe(), SpeechOptions(speaker=True), "de", program="python3")
+        missing = Speaker(table.subscribe(), SpeechOptions(speaker=True), program="no-espeak-here")
+        status, phrase = speaking.check_words()
+        assert status == "ok"
+        assert (
+            render(phrase, "de") == "python3 spricht die Ansagen (Stimme de, 160 Wörter pro Minute)"
+        )
+        assert speaking.check() == (
+            "ok",
+            "python3 speaks the announcements (voice de, 160 words a minute)",
+        )
+        speaking.problem = "exit status 1"
+        assert render(speaking.check_words()[1], "de") == (
+            "python3 konnte die letzte Ansage nicht sprechen: exit status 1"
+        )
+        line = PanelDoctor(speaker=missing).speaker_checks()[0]
+        assert line.text(lambda found: render(found, "de")) == (
+            "[speech] Lautsprecher ist an, aber no-espeak-here ist nicht installiert: "
+            "sudo apt-get install espeak-ng"
+        )
+        speaking.subscription.close()
+        missing.subscription.close()

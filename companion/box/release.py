@@ -41,6 +41,7 @@ from typing import Any, Final
 
 from companion.files import ForeignFile, release_key, split_header
 from companion.games.base import RecordError
+from companion.phrases import Phrase, say
 
 MAGIC: Final = b"MANDALA-RELEASE 1\n"
 """The first line of every release file."""
@@ -97,7 +98,13 @@ def _project(tree: Path) -> tuple[str, tuple[str, ...]]:
         release_key(version)
         requires = tuple(str(r) for r in project.get("dependencies", []))
     except (OSError, KeyError, TypeError, ValueError) as error:
-        raise ReleaseRefused(f"{tree}: not a Mandala Companion checkout ({error})") from None
+        raise ReleaseRefused.said(
+            say(
+                "{tree}: not a Mandala Companion checkout ({error})",
+                tree=str(tree),
+                error=str(error),
+            )
+        ) from None
     return version, requires
 
 
@@ -191,7 +198,9 @@ def _extract_plain(tar: tarfile.TarFile, target: Path) -> None:
     for member in tar.getmembers():
         name = PurePosixPath(member.name)
         if name.is_absolute() or ".." in name.parts:
-            raise ReleaseRefused(f"the checkout's archive names a path outside it: {member.name}")
+            raise ReleaseRefused.said(
+                say("the checkout's archive names a path outside it: {name}", name=member.name)
+            )
         path = target.joinpath(*name.parts)
         if member.isdir():
             path.mkdir(parents=True, exist_ok=True)
@@ -207,8 +216,8 @@ def _extract_plain(tar: tarfile.TarFile, target: Path) -> None:
 # Checking one ---------------------------------------------------------------------------
 
 
-def _damaged(why: str) -> ReleaseRefused:
-    return ReleaseRefused(f"the release file is damaged: {why}")
+def _damaged(why: Phrase) -> ReleaseRefused:
+    return ReleaseRefused.said(say("the release file is damaged: {why}", why=why))
 
 
 def read_header(data: bytes) -> tuple[ReleaseHeader, bytes]:
@@ -218,8 +227,20 @@ def read_header(data: bytes) -> tuple[ReleaseHeader, bytes]:
     """
     try:
         obj, body = split_header(data, MAGIC, FORMAT)
-        if obj.get("name") != NAME:
-            raise ForeignFile(f"it is {obj.get('name')!r}")
+    except ForeignFile:  # "it does not start as one"
+        raise ReleaseRefused.said(
+            say("not a Mandala Companion release file (it does not start as one)")
+        ) from None
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
+        raise _damaged(say("its header cannot be read ({error})", error=str(error))) from None
+    if obj.get("name") != NAME:
+        raise ReleaseRefused.said(
+            say(
+                "not a Mandala Companion release file (it is {name})",
+                name=repr(obj.get("name")),
+            )
+        )
+    try:
         header = ReleaseHeader(
             release=str(obj["release"]),
             made=str(obj["made"]),
@@ -229,10 +250,8 @@ def read_header(data: bytes) -> tuple[ReleaseHeader, bytes]:
             sha256=str(obj["sha256"]),
         )
         release_key(header.release)
-    except ForeignFile as error:
-        raise ReleaseRefused(f"not a Mandala Companion release file ({error})") from None
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
-        raise _damaged(f"its header cannot be read ({error})") from None
+        raise _damaged(say("its header cannot be read ({error})", error=str(error))) from None
     return header, body
 
 
@@ -249,17 +268,31 @@ def check_release(data: bytes, running: str) -> ReleaseHeader:
     """
     header, body = read_header(data)
     if release_key(header.release) <= release_key(running):
-        raise ReleaseRefused(
-            f"release {header.release} is not newer than this box's release {running}"
+        raise ReleaseRefused.said(
+            say(
+                "release {release} is not newer than this box's release {running}",
+                release=header.release,
+                running=running,
+            )
         )
     if len(body) != header.bytes or hashlib.sha256(body).hexdigest() != header.sha256:
-        raise _damaged(f"its checksum does not match ({len(body)} of {header.bytes} bytes)")
+        raise _damaged(
+            say(
+                "its checksum does not match ({got} of {bytes} bytes)",
+                got=len(body),
+                bytes=header.bytes,
+            )
+        )
     _members(body, header.release, None)
     missing = missing_requirements(header.requires)
     if missing:
-        raise ReleaseRefused(
-            f"release {header.release} needs {', '.join(missing)}, which this box does not "
-            "have: install it from a checkout with systemd/install.sh"
+        raise ReleaseRefused.said(
+            say(
+                "release {release} needs {missing}, which this box does not "
+                "have: install it from a checkout with systemd/install.sh",
+                release=header.release,
+                missing=", ".join(missing),
+            )
         )
     return header
 
@@ -274,7 +307,7 @@ def missing_requirements(requires: tuple[str, ...]) -> list[str]:
     for requirement in requires:
         found = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement.strip())
         if found is None:
-            raise _damaged(f"it requires {requirement[:80]!r}")
+            raise _damaged(say("it requires {requirement}", requirement=repr(requirement[:80])))
         try:
             importlib.metadata.distribution(found.group(0))
         except importlib.metadata.PackageNotFoundError:
@@ -292,7 +325,7 @@ def _safe_name(name: str, release: str) -> str:
         or "\\" in name
         or path.parts[0] not in (*PACKAGES, info)
     ):
-        raise _damaged(f"it holds a file named {name[:200]!r}")
+        raise _damaged(say("it holds a file named {name}", name=repr(name[:200])))
     return path.as_posix()
 
 
@@ -306,12 +339,12 @@ def _members(body: bytes, release: str, target: Path | None) -> int:
                 if info.isdir():
                     continue
                 if not info.isfile():
-                    raise _damaged(f"{info.name[:200]!r} is not a plain file")
+                    raise _damaged(say("{name} is not a plain file", name=repr(info.name[:200])))
                 name = _safe_name(info.name, release)
                 total += info.size
                 files += 1
                 if total > MAX_BYTES or files > MAX_FILES:
-                    raise _damaged("it unpacks to too much")
+                    raise _damaged(say("it unpacks to too much"))
                 source = tar.extractfile(info)
                 assert source is not None  # a regular file always has content
                 if name.endswith(".dist-info/METADATA"):
@@ -323,9 +356,9 @@ def _members(body: bytes, release: str, target: Path | None) -> int:
                     with path.open("wb") as handle:
                         shutil.copyfileobj(source, handle)
     except (OSError, EOFError, tarfile.TarError, gzip.BadGzipFile) as error:
-        raise _damaged(f"its archive cannot be read ({error})") from None
+        raise _damaged(say("its archive cannot be read ({error})", error=str(error))) from None
     if f"\nVersion: {release}\n".encode() not in metadata:
-        raise _damaged(f"it does not hold release {release}'s metadata")
+        raise _damaged(say("it does not hold release {release}'s metadata", release=release))
     return files
 
 
@@ -337,7 +370,7 @@ def unpack_release(data: bytes, target: Path) -> ReleaseHeader:
     """
     header, body = read_header(data)
     if len(body) != header.bytes or hashlib.sha256(body).hexdigest() != header.sha256:
-        raise _damaged("its checksum does not match")
+        raise _damaged(say("its checksum does not match"))
     target.mkdir(parents=True)
     try:
         _members(body, header.release, target)

@@ -60,6 +60,7 @@ from companion.box.release import (
     unpack_release,
 )
 from companion.files import release_key, write_file
+from companion.phrases import Phrase, Value, say
 
 UPDATES_DIR: Final = "updates"
 """The staging directory inside the data directory (never backed up)."""
@@ -86,14 +87,24 @@ def _now() -> str:
 # The status the panel shows ---------------------------------------------------------------
 
 
-def write_status(data_dir: Path, state: str, text: str, **more: Any) -> dict[str, Any]:
-    """Record the update's state (``state``, a plain ``text``, ``at`` and ``more``)."""
-    status = {"state": state, "text": text, "at": _now(), **more}
+def write_status(data_dir: Path, state: str, text: Phrase | str, **more: Any) -> dict[str, Any]:
+    """Record the update's state (``state``, ``text`` in English, its ``phrase`` when it is
+    words for the panel to say in the phone's language, ``at`` and ``more``)."""
+    status: dict[str, Any] = {"state": state, "text": text, "at": _now(), **more}
+    if isinstance(text, Phrase):
+        status["text"] = text.english()
+        status["phrase"] = text.to_json()
     folder = data_dir / UPDATES_DIR
     folder.mkdir(exist_ok=True)
     write_file(folder / STATUS, json.dumps(status).encode("utf-8"), make_folders=False)
     os.chmod(folder / STATUS, 0o644)  # the updater is root; the service reads it
     return status
+
+
+def _said(error: BaseException) -> Value:
+    """An error's words: its phrase when it has one, else its English."""
+    phrase = getattr(error, "phrase", None)
+    return phrase if isinstance(phrase, Phrase) else str(error)
 
 
 def read_status(data_dir: Path) -> dict[str, Any] | None:
@@ -123,7 +134,7 @@ def stage(data_dir: Path, data: bytes, running: str, backup: Callable[[], Path])
     """
     header = check_release(data, running)
     if pending(data_dir):
-        raise ReleaseRefused("an update is already waiting to be installed")
+        raise ReleaseRefused.said(say("an update is already waiting to be installed"))
     kept = backup()
     folder = data_dir / UPDATES_DIR
     folder.mkdir(exist_ok=True)
@@ -134,7 +145,10 @@ def stage(data_dir: Path, data: bytes, running: str, backup: Callable[[], Path])
     status = write_status(
         data_dir,
         "waiting",
-        f"release {header.release} is waiting to be installed; a backup was made first",
+        say(
+            "release {release} is waiting to be installed; a backup was made first",
+            release=header.release,
+        ),
         release=header.release,
         previous=running,
         backup=kept.name,
@@ -269,11 +283,13 @@ def apply(data_dir: Path, install: Install, service: Service) -> dict[str, Any] 
     try:
         name = str(request["file"])
         if "/" in name or not name.endswith(SUFFIX):
-            raise ReleaseRefused("the update request is damaged")
+            raise ReleaseRefused.said(say("the update request is damaged"))
         data = (data_dir / UPDATES_DIR / name).read_bytes()
         header = check_release(data, running)
     except (KeyError, OSError, ReleaseRefused) as error:
-        text = str(error) if isinstance(error, ReleaseRefused) else "the staged file is missing"
+        text = _said(error) if isinstance(error, ReleaseRefused) else None
+        if not isinstance(text, Phrase):
+            text = say("the staged file is missing")
         return write_status(data_dir, "refused", text, previous=running)
     new = f"releases/{header.release}"
     install.releases.mkdir(parents=True, exist_ok=True)
@@ -284,7 +300,7 @@ def apply(data_dir: Path, install: Install, service: Service) -> dict[str, Any] 
     write_status(
         data_dir,
         "installing",
-        f"installing release {header.release}",
+        say("installing release {release}", release=header.release),
         release=header.release,
         previous=running,
         old=old,
@@ -318,9 +334,9 @@ def resume(data_dir: Path, install: Install, service: Service) -> dict[str, Any]
         release_key(release)
         release_key(running)
     except ValueError:
-        return write_status(data_dir, "failed", "the interrupted update's status is damaged")
+        return write_status(data_dir, "failed", say("the interrupted update's status is damaged"))
     if status["new"] != new or not (install.root / new).is_dir():
-        return write_status(data_dir, "failed", "the interrupted update's status is damaged")
+        return write_status(data_dir, "failed", say("the interrupted update's status is damaged"))
     kept = isinstance(old, str) and old.startswith("releases/") and old.count("/") == 1
     if not kept or ".." in str(old) or not (install.root / str(old)).is_dir():
         old = None
@@ -347,7 +363,7 @@ def _settle(
         return write_status(
             data_dir,
             "updated",
-            f"updated from release {running} to {release}",
+            say("updated from release {running} to {release}", running=running, release=release),
             release=release,
             previous=running,
         )
@@ -369,15 +385,18 @@ def _roll_back(
     service.run("stop")
     install.point(old)
     service.run("reset-failed")
-    why = (
-        f"release {release} did not report ready within {service.window:g} s, so the box "
-        f"went back to release {running}"
+    why = say(
+        "release {release} did not report ready within {window} s, so the box "
+        "went back to release {running}",
+        release=release,
+        window=f"{service.window:g}",
+        running=running,
     )
     if not service.start_ready(service.back_window):
         return write_status(
             data_dir,
             "failed",
-            f"{why}, which did not start either: see journalctl -u mandala",
+            say("{why}, which did not start either: see journalctl -u mandala", why=why),
             release=release,
             previous=running,
         )
@@ -400,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         install = Install(args.install)
         status = apply(args.data, install, service) or resume(args.data, install, service)
     except (OSError, ReleaseRefused, UpdateFailed) as error:
-        write_status(args.data, "failed", f"the update failed: {error}")
+        write_status(args.data, "failed", say("the update failed: {error}", error=_said(error)))
         print(f"mandala-update: {error}", file=sys.stderr)
         return 1
     if status is None:

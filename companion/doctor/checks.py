@@ -619,9 +619,19 @@ def check_data_dir(folder: Path, disk: Disk, *, serving: bool = False) -> Check:
 
 
 def _size(count: int) -> Value:
-    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("kB", 1024)):
-        if count >= scale:
-            return f"{count / scale:.1f} {unit}"
+    """A size to one decimal (``75.1 GB``), its decimal mark the reader's language's."""
+    if count >= 1024**3:
+        whole, tenth = f"{count / 1024**3:.1f}".split(".")
+        # TRANSLATORS: a size: {whole} and {tenth} are its digits, put your decimal mark between
+        return say("{whole}.{tenth} GB", whole=whole, tenth=tenth)
+    if count >= 1024**2:
+        whole, tenth = f"{count / 1024**2:.1f}".split(".")
+        # TRANSLATORS: a size: {whole} and {tenth} are its digits, put your decimal mark between
+        return say("{whole}.{tenth} MB", whole=whole, tenth=tenth)
+    if count >= 1024:
+        whole, tenth = f"{count / 1024:.1f}".split(".")
+        # TRANSLATORS: a size: {whole} and {tenth} are its digits, put your decimal mark between
+        return say("{whole}.{tenth} kB", whole=whole, tenth=tenth)
     return say("{count} bytes", count=count)
 
 

@@ -67,8 +67,8 @@ class PanelDoctor:
         """The speaker's line when it is on: whether espeak-ng is there and speaks."""
         if self.speaker is None:
             return []
-        status, message = self.speaker.check()
-        return [Check("speaker", status, message)]
+        status, phrase = self.speaker.check_words()
+        return [Check("speaker", status, phrase)]
 
     def led_roles(self, hardware: Any) -> list[tuple[str, int]]:
         """Each role of the LED map with how many pixels it lights."""

@@ -42,8 +42,11 @@ from typing import Any
 
 from companion.games import cards
 from companion.games.base import JSON, MandalaError
+from companion.games.cards.model import COLOURS, RIVER_SPACES
+from companion.phrases import Phrase, say, say_n
 from companion.players import cards as players
 from companion.table.adapters import adapter
+from companion.table.announce_games import colour_words
 from companion.table.cards_setup import COMPANION, Companion, companion_of
 from companion.table.errors import TableError
 from companion.table.game import Game, SeatHost
@@ -232,7 +235,60 @@ class CompanionSeats:
                     "action": number + 1,
                     "seat": companion.name,
                     "text": f"{companion.name} (companion) {text}",
+                    "phrase": explain_words(companion.name, action, before).to_json(),
                 }
             )
         self._said[game.id] = (game.version, lines)
         return list(lines)
+
+
+def explain_words(name: str, action: cards.Action, view: cards.State) -> Phrase:
+    """The companion's line for ``action`` as words (``players.explain``'s English, with
+    ``{mandala}`` counted from 0 as there: the page counts it from 1)."""
+    if isinstance(action, cards.MountainPlay):
+        return say(
+            "{name} (companion) plays {colour} into mountain {mandala}",
+            name=name,
+            colour=colour_words(action.colour),
+            mandala=action.mandala,
+        )
+    if isinstance(action, cards.FieldPlay | cards.Discard):
+        taken = say_n(
+            "{colour}", "{count} {colour}", action.count, colour=colour_words(action.colour)
+        )
+        if isinstance(action, cards.FieldPlay):
+            return say(
+                "{name} (companion) plays {cards} into field {mandala}",
+                name=name,
+                cards=taken,
+                mandala=action.mandala,
+            )
+        return say("{name} (companion) discards {cards}", name=name, cards=taken)
+    if not isinstance(action, cards.Claim):
+        raise ValueError(f"{action!r}: not an action the companion plays")
+    where = _claim_destination(action, view)
+    colour = colour_words(action.colour)
+    if where is None:
+        return say("{name} (companion) claims {colour}", name=name, colour=colour)
+    return say(
+        "{name} (companion) claims {colour} ({where})", name=name, colour=colour, where=where
+    )
+
+
+def _claim_destination(action: cards.Claim, view: cards.State) -> Phrase | None:
+    """Where a claim's cards go, as ``players.explain`` says it (None: it says nothing)."""
+    if view.claiming is None or view.seat is None:
+        return None
+    m = view.claiming.mandala
+    count = view.mountains[m][COLOURS.index(action.colour)]
+    if count == 0:
+        return None
+    river = view.rivers[view.seat]
+    if sum(view.fields[m][view.seat]) == 0:
+        return say("to the discard pile")
+    if action.colour not in river and len(river) < RIVER_SPACES:
+        space = len(river) + 1
+        if count == 1:
+            return say("river space {space}", space=space)
+        return say("river space {space}, {rest} to the cup", space=space, rest=count - 1)
+    return say("{count} to the cup", count=count)

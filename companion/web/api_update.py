@@ -109,7 +109,7 @@ def from_file() -> tuple[Response, int]:
     request.max_content_length = RELEASE_MAX_BYTES
     data = request.get_data(cache=False)
     if not data:
-        raise releases.ReleaseRefused("request body: send the release file as the body")
+        raise releases.ReleaseRefused.said(say("request body: send the release file as the body"))
     return staged(data)
 
 

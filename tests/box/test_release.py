@@ -27,6 +27,7 @@ from companion.box.release import (
     release_from_git,
     unpack_release,
 )
+from companion.catalogue import render
 from tests.conftest import tree
 from tests.service.releases import REPO, commit_release, make_repo, run_git
 
@@ -209,3 +210,38 @@ def test_tools_release_writes_the_file_of_a_tag(repo: Path, tmp_path: Path) -> N
     path = tmp_path / "mandala-companion-0.2.0.mandala-release"
     assert done.stdout.strip() == str(path)
     assert check_release(path.read_bytes(), "0.1.0").release == "0.2.0"
+
+
+@pytest.mark.parametrize(
+    ("change", "german"),
+    [
+        (
+            lambda d: b"PK\x03\x04" + d[4:],
+            "Das ist keine Versionsdatei von Mandala Companion (sie beginnt nicht wie eine).",
+        ),
+        (
+            lambda d: rebuilt(d, {"name": "other-app"}),
+            "Das ist keine Versionsdatei von Mandala Companion (sie ist 'other-app').",
+        ),
+        (
+            lambda d: d[:-10] + bytes(10),
+            "Die Versionsdatei ist beschädigt: ihre Prüfsumme stimmt nicht",
+        ),
+        (
+            lambda d: rebuilt(d, {"release": "0.0.9"}),
+            "Version 0.0.9 ist nicht neuer als die Version 0.1.0 dieser Box.",
+        ),
+        (
+            lambda d: rebuilt(d, members={"tests/x.py": b"x"}),
+            "Die Versionsdatei ist beschädigt: sie enthält eine Datei namens 'tests/x.py'.",
+        ),
+    ],
+    ids=["foreign", "other-name", "bytes-changed", "older", "not-a-package"],
+)
+def test_a_refused_release_file_says_why_in_german_on_a_german_page(
+    good: bytes, change: object, german: str
+) -> None:
+    with pytest.raises(ReleaseRefused) as refused:
+        check_release(change(good), "0.1.0")  # type: ignore[operator]
+    assert refused.value.phrase is not None
+    assert render(refused.value.phrase, "de").startswith(german)

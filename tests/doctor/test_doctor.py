@@ -14,9 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.catalogue import render
 from companion.config import ServeOptions
 from companion.doctor.checks import (
     check_clock,
+    check_data_dir,
     check_database,
     check_groups,
     check_pins_free,
@@ -348,3 +350,29 @@ def test_spi_keeping_its_chip_selects_on_ring_8_says_which_overlay_frees_them(
         "dtoverlay=spi0-0cs to /boot/firmware/config.txt (sudo systemd/install.sh does when "
         "leds.spi_chip_selects = false) and reboot"
     )
+
+
+class _FreeDisk:
+    def __init__(self, free: int) -> None:
+        self.free = free
+
+    def write_test(self, folder: Path) -> str | None:
+        return None
+
+    def free_bytes(self, folder: Path) -> int:
+        return self.free
+
+
+def test_the_data_checks_free_space_has_the_decimal_mark_of_the_readers_language(
+    tmp_path: Path,
+) -> None:
+    free = int(75.1 * 1024**3)
+    check = check_data_dir(tmp_path, _FreeDisk(free), serving=True)
+    assert check.message == f"{tmp_path} is writable, 75.1 GB free"
+    assert (
+        check.text(lambda found: render(found, "de"))
+        == f"{tmp_path} ist beschreibbar, 75,1 GB frei"
+    )
+    small = check_data_dir(tmp_path, _FreeDisk(int(2.5 * 1024**2)), serving=True)
+    assert small.message.endswith(", 2.5 MB free: free some space, games cannot be saved")
+    assert ", 2,5 MB " in small.text(lambda found: render(found, "de"))

@@ -21,10 +21,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.catalogue import render
 from companion.config import read_config
 from companion.games import cards
 from companion.games.base import RecordError
+from companion.phrases import phrase_from_json
 from companion.players import cards as players
+from companion.table.cards_companion import explain_words
 from companion.table.table import Table
 from companion.web import create_app
 from tests.conftest import run_cli
@@ -205,10 +208,17 @@ def test_a_whole_game_against_the_companion_ends_replays_and_never_shows_its_han
                     "action": number,
                     "seat": "Bo",
                     "text": "Bo (companion) " + players.explain(action, before),
+                    "phrase": explain_words("Bo", action, before).to_json(),
                 }
             )
         before = cards.apply(before, action)
     assert said == expected
+    # Its words say the same in English, and in German on a German page.
+    for line in said:
+        phrase = phrase_from_json(line["phrase"])
+        assert phrase.english() == line["text"]
+        german = render(phrase, "de")
+        assert german.startswith("Bo (Companion) ") and "companion" not in german, german
     assert len(said) == len(log) - ann_actions > 0
     # The worker was given the companion's view, exactly, before each of its actions.
     views = [call[0] for call in recorder.calls]

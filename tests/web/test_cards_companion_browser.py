@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
+from companion import catalogue
 from companion.games import cards
 from companion.players import cards as players
+from companion.table.cards_companion import explain_words
 from tests.web.browser import api, phone, serve_emulated, shot
 from tests.web.conftest import stored_setup
 from tests.web.test_cards_browser import play
@@ -80,10 +82,27 @@ def test_one_turn_of_a_person_and_one_of_the_companion(tmp_path: Path, browser: 
             r"\b(mountain|field|mandala) (\d+)", lambda m: f"{m[1]} {int(m[2]) + 1}", text
         )
         assert said.first.inner_text() == counted
-        assert game["state"]["companion_said"] == [{"action": 2, "seat": "Bo", "text": text}]
+        assert game["state"]["companion_said"] == [
+            {
+                "action": 2,
+                "seat": "Bo",
+                "text": text,
+                "phrase": explain_words("Bo", companion, before).to_json(),
+            }
+        ]
         # Bo's hand and cup never reach Ann's page: counts only, and no colours in its data.
         after = cards.apply(before, companion)
         expect(page.locator('[data-player="Bo"] .hand')).to_have_text(f"{after.hand_size(1)} cards")
         data = json.loads(page.locator("#data").text_content() or "{}")
         assert data["game"]["state"]["hands"]["Bo"] == start.hand_size(1)
+
+        # On a German page the companion's line is German, counted from 1 as in English.
+        page.context.add_cookies([{"name": "mandala_lang", "value": "de", "url": base + "/"}])
+        page.reload()
+        german = catalogue.render(explain_words("Bo", companion, before), "de")
+        german = re.sub(r"\b(Zentrum|Feld) (\d+)", lambda m: f"{m[1]} {int(m[2]) + 1}", german)
+        expect(said.first).to_have_text(german)
+        assert german.startswith("Bo (Companion) ")
+        shot(page, "cards-companion-04-german")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
         assert page.errors == []

@@ -17,6 +17,7 @@ import pytest
 
 from companion.box import update
 from companion.box.release import release_from_git
+from companion.phrases import say
 from companion.table import backup
 from tests.service.releases import make_repo
 from tests.web.browser import as_owner, phone, serve_emulated, shot
@@ -148,5 +149,40 @@ def test_a_german_phone_is_asked_in_german_and_nothing_is_installed(
     assert not update.pending(tmp_path / "data")
     page.locator("#updates").scroll_into_view_if_needed()
     shot(page, "update-07-german-asks")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.errors == []
+
+
+def test_a_german_phone_reads_the_updaters_status_in_german(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    data = tmp_path / "data"
+    written = update.write_status(
+        data,
+        "rolled-back",
+        say(
+            "release {release} did not report ready within {window} s, so the box "
+            "went back to release {running}",
+            release="0.2.0",
+            window="60",
+            running="0.1.0",
+        ),
+        release="0.2.0",
+        previous="0.1.0",
+    )
+    assert written["text"] == (
+        "release 0.2.0 did not report ready within 60 s, so the box went back to release 0.1.0"
+    )
+    page = phone(browser, served)
+    page.context.add_cookies([{"name": "mandala_lang", "value": "de", "url": served + "/"}])
+    page.goto(served + "/box")
+    expect(page.locator("#update-state")).to_contain_text(
+        "Nicht aktualisiert: Version 0.2.0 war nach 60 s nicht bereit. Die Box ist zurück auf "
+        "Version 0.1.0"
+    )
+    page.locator("#updates").scroll_into_view_if_needed()
+    shot(page, "update-08-german-status")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.errors == []

@@ -262,6 +262,18 @@
     }
   }
 
+  /* What the companion is doing ("Bo (companion, easy) is thinking…"), in the page's language. */
+  const ERRORS = {
+    "the companion could not decide its action": () => t("the companion could not decide its action"),
+    "the companion could not play its action": () => t("the companion could not play its action"),
+  };
+  function companionNow(c) {
+    const values = { name: c.seat, level: levelName(c.level) };
+    if (!c.error) return t("{name} (companion, {level}) is thinking…", values);
+    const error = Object.hasOwn(ERRORS, c.error) ? ERRORS[c.error]() : c.error;
+    return t("{name} (companion, {level}) could not play: {error}", { ...values, error });
+  }
+
   // A game against the companion: what it is doing, and one line per action it played.
   function renderCompanion(s) {
     const box = document.getElementById("cards-companion");
@@ -269,10 +281,10 @@
     box.hidden = !s.companion && !said.length;
     if (box.hidden) return;
     const now = document.getElementById("cards-companion-now");
-    now.textContent = s.companion ? s.companion.text + (s.companion.error ? ": " + s.companion.error : "…") : "";
+    now.textContent = s.companion ? companionNow(s.companion) : "";
     now.hidden = !s.companion;
     document.getElementById("cards-companion-said").replaceChildren(...said.slice(-4).reverse().map((line) =>
-      el("li", { "data-action": line.action, text: counted(line.text) })));
+      el("li", { "data-action": line.action, text: line.phrase ? note(line.phrase) : counted(line.text) })));
   }
 
   function renderLog(s) {

@@ -153,3 +153,41 @@ def test_a_stale_version_stays_english_for_the_scripts_that_read_it(client: Flas
         "conflict",
         "version 7 is stale: the game is at version 1; reload it and try again",
     )
+
+
+def test_a_new_games_seat_names_are_refused_in_german_naming_the_seat(
+    client: FlaskClient,
+) -> None:
+    """home.js reads ``seats[i]`` to name the player and shows the reason as it comes: on a
+    German phone the reason is German, the key path stays as it is."""
+    cases = [
+        (
+            {"kind": "icehouse", "seats": ["Ann", "Ann"]},
+            "seats[1]: 'Ann' is already a seat",
+            "seats[1]: 'Ann' hat schon einen Platz",
+        ),
+        (
+            {"kind": "icehouse", "seats": ["Ann", " "]},
+            "seats[1]: a seat needs a name",
+            "seats[1]: Jeder Platz braucht einen Namen",
+        ),
+        (
+            {"kind": "stones", "seats": ["Ann", "Bo", "Ann"]},
+            "seats[2]: 'Ann' is listed twice",
+            "seats[2]: 'Ann' steht zweimal in der Liste",
+        ),
+        (
+            {"kind": "cards", "seats": ["Ann", "Ann"]},
+            "seats[1]: 'Ann' is already the first seat's name",
+            "seats[1]: Der erste Platz heißt schon 'Ann'",
+        ),
+        (
+            {"kind": "cards", "seats": ["Ann", "Bo", "Cy"]},
+            "seats: the card game has 2 seats, got 3",
+            "seats: Das Kartenspiel hat 2 Plätze, es sind 3",
+        ),
+    ]
+    for body, english, german in cases:
+        for headers, message in ((GERMAN, german), (ENGLISH, english)):
+            answer = client.post("/api/games", json=body, headers=headers)
+            assert_error(answer, 400, "malformed", message)

@@ -4,11 +4,14 @@ engines', the table's and the web layer's, with the status, the code and the one
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.conftest import SPEC_EXAMPLES
 from tests.games.icehouse_helpers import block_path
 from tests.web.conftest import NEW_RINGS_GAME, assert_error
 from tests.web.icehouse_game import SEATS as ICEHOUSE_SEATS
@@ -191,3 +194,16 @@ def test_a_new_games_seat_names_are_refused_in_german_naming_the_seat(
         for headers, message in ((GERMAN, german), (ENGLISH, english)):
             answer = client.post("/api/games", json=body, headers=headers)
             assert_error(answer, 400, "malformed", message)
+
+
+@pytest.mark.usefixtures("owner")  # importing a record is the owner's
+def test_a_roll_once_the_ring_game_is_won_is_refused_in_german(client: FlaskClient) -> None:
+    won = SPEC_EXAMPLES / "rings-07-win-by-snipe-stops-turn.record.json"
+    record = json.loads(won.read_text())
+    created = client.post("/api/games", json={"record": record})
+    assert created.status_code == 201, created.get_json()
+    game = created.get_json()
+    url = f"/api/games/{game['id']}/actions"
+    body = {"version": game["version"], "action": {"roll": True}}
+    assert_error(post(client, url, body, GERMAN), 409, "illegal", "Das Spiel ist vorbei.")
+    assert_error(post(client, url, body, ENGLISH), 409, "illegal", "the game is over")

@@ -207,3 +207,36 @@ def test_a_roll_once_the_ring_game_is_won_is_refused_in_german(client: FlaskClie
     body = {"version": game["version"], "action": {"roll": True}}
     assert_error(post(client, url, body, GERMAN), 409, "illegal", "Das Spiel ist vorbei.")
     assert_error(post(client, url, body, ENGLISH), 409, "illegal", "the game is over")
+
+
+def test_a_computer_seat_in_a_solo_ring_game_is_refused_in_german(client: FlaskClient) -> None:
+    body = {
+        "kind": "rings",
+        "board": "reference",
+        "variant": "solo",
+        "seats": [{"name": "Ann", "corner": 0, "computer": "easy"}],
+    }
+    assert_error(
+        client.post("/api/games", json=body, headers=GERMAN),
+        400,
+        "malformed",
+        "seats[0].computer: Ein Computerplatz braucht einen zweiten Platz als Gegner "
+        "(dieses Spiel hat nur einen Platz)",
+    )
+
+
+@pytest.mark.usefixtures("owner")  # importing a record is the owner's
+def test_importing_an_unfinished_card_game_played_on_the_panel_is_refused_in_german(
+    client: FlaskClient,
+) -> None:
+    played = SPEC_EXAMPLES / "cards-07-sixth-river-colour-ends.record.json"
+    record = json.loads(played.read_text())
+    unfinished = {**record, "actions": record["actions"][:-1]}
+    assert_error(
+        client.post("/api/games", json={"record": unfinished}, headers=GERMAN),
+        400,
+        "malformed",
+        "record: Dieses auf dem Panel gespielte Kartenspiel ist nicht vorbei, und seine "
+        "Aufzeichnung zeigt den Nachziehstapel und jede Hand. Importiere es erst, wenn es "
+        "vorbei ist",
+    )

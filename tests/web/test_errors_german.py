@@ -240,3 +240,21 @@ def test_importing_an_unfinished_card_game_played_on_the_panel_is_refused_in_ger
         "Aufzeichnung zeigt den Nachziehstapel und jede Hand. Importiere es erst, wenn es "
         "vorbei ist",
     )
+
+
+@pytest.mark.usefixtures("owner")  # deleting a game is the owner's
+def test_a_game_the_box_no_longer_holds_is_refused_in_german(client: FlaskClient) -> None:
+    """A phone still showing a game another phone deleted: its next step is refused in the
+    phone's language."""
+    game = ring_game(client)
+    assert client.delete(f"/api/games/{game['id']}").status_code == 200
+    url = f"/api/games/{game['id']}/undo"
+    assert_error(
+        post(client, url, {"version": 1}, GERMAN),
+        404,
+        "not_found",
+        f"Es gibt kein Spiel '{game['id']}'",
+    )
+    assert_error(
+        post(client, url, {"version": 1}, ENGLISH), 404, "not_found", f"no game '{game['id']}'"
+    )

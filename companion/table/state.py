@@ -145,7 +145,7 @@ class TableState:
     def db(self) -> Store:
         """The open store. :raises Conflict: the table is not running."""
         if self.store is None:
-            raise Conflict("the table service is not running")
+            raise Conflict.said(say("the table service is not running"))
         return self.store
 
     def find(self, game_id: str) -> Game:

@@ -5,12 +5,15 @@ engines', the table's and the web layer's, with the status, the code and the one
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.catalogue import render
+from companion.table import Conflict, Table
 from tests.conftest import SPEC_EXAMPLES
 from tests.games.icehouse_helpers import block_path
 from tests.web.conftest import NEW_RINGS_GAME, assert_error
@@ -258,3 +261,17 @@ def test_a_game_the_box_no_longer_holds_is_refused_in_german(client: FlaskClient
     assert_error(
         post(client, url, {"version": 1}, ENGLISH), 404, "not_found", f"no game '{game['id']}'"
     )
+
+
+def test_a_player_the_logbook_no_longer_holds_is_refused_in_german(client: FlaskClient) -> None:
+    for headers, message in ((GERMAN, "Es gibt keinen Spieler 999"), (ENGLISH, "no player 999")):
+        assert_error(client.get("/api/players/999", headers=headers), 404, "not_found", message)
+
+
+def test_a_stopped_table_is_said_in_german(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    with pytest.raises(Conflict) as stopped:
+        table.list_games()
+    assert str(stopped.value) == "the table service is not running"
+    assert stopped.value.phrase is not None
+    assert render(stopped.value.phrase, "de") == "Der Spieldienst der Box läuft nicht."

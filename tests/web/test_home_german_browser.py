@@ -104,5 +104,6 @@ def test_a_name_given_twice_is_refused_in_german_naming_the_player(
     rows.nth(1).locator("[name=seat-name]").fill("Ann")
     page.click("#new-game button[type=submit]")
     expect(page.locator("#new-game .feedback")).to_have_text("Ann: 'Ann' hat schon einen Platz")
+    shot(page, "home-de-name-twice")
     assert page.url.endswith("/")
     assert page.errors == []

@@ -138,8 +138,18 @@ def step_at(word: str, number: int) -> Phrase:
     return say("{word} {number}", word=word, number=number)  # a kind without its words yet
 
 
+def seat_refused(where: str, reason: Phrase) -> Phrase:
+    """A new game's seat refused: ``seats[1]: <reason>``, the key path kept as it is (the
+    home page reads ``seats[i]`` to name the player) and the reason in the reader's words."""
+    return say("{where}: {reason}", where=where, reason=reason)
+
+
 # Field checks shared by the engines' parsers. ``where`` is the key path shown to people,
 # e.g. "seats[1].corner"; the messages quote the offending value.
+#
+# A new game's other seat refusals (a name given twice or blank, the card game's two seats)
+# are :func:`seat_refused` phrases: home.js keeps reading ``seats[i]`` to name the player and
+# shows the reason in the phone's language.
 #
 # Which refusals stay English (issue 27: only the words people meet in normal use come from
 # the catalogue; the command line and the logs are English anyway):
@@ -148,7 +158,7 @@ def step_at(word: str, number: int) -> Phrase:
 #   never sends them; a person meets them only in a hand-made record or request;
 # - the refusals a page's script reads by their English words and says in its own: a stale
 #   version (panel.js, rings.js), a new game's seats (home.js: a corner, colour or name
-#   taken, the seat counts, "seats[i]: ..."), a ring's offset (calibrate.js), a board that
+#   taken, the seat counts), a ring's offset (calibrate.js), a board that
 #   cannot be saved or its file name (editor.js);
 # - the ring board's live reasons (``explain``, the confirm blocker: the live view's words,
 #   not errors), the card game's undo reasons, Stones' eligibility reasons and colour scores;

@@ -36,6 +36,7 @@ from companion.games.base import (
     check_keys,
     get,
     join,
+    seat_refused,
 )
 from companion.phrases import Phrase, say, say_n
 
@@ -217,9 +218,11 @@ def parse_seats(value: JSON, where: str = "seats") -> tuple[str, ...]:
     for i, item in enumerate(items):
         name = as_str(item, join(where, i))
         if not name.strip():
-            raise RecordError(f"{join(where, i)}: a seat needs a name")
+            raise RecordError.said(seat_refused(join(where, i), say("a seat needs a name")))
         if name in names:
-            raise RecordError(f"{join(where, i)}: {name!r} is already a seat")
+            raise RecordError.said(
+                seat_refused(join(where, i), say("{name} is already a seat", name=repr(name)))
+            )
         names.append(name)
     return tuple(names)
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from companion.games import rings
 from companion.games.base import JSON, IllegalAction, RecordError, as_bool
+from companion.phrases import say
 from companion.table.computer import ComputerSeats
 from companion.table.errors import Conflict
 from companion.table.game import Game
@@ -68,7 +69,7 @@ class LiveSteps:
         if key != "dice" and not as_bool(action[key], f"action.{key}"):
             raise RecordError(f"action.{key}: expected true")
         if key in ("dice", "roll", "confirm") and game.over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction.said(say("the game is over"))
         if key == "dice":
             self._set_dice(game, rings.parse_dice(game.state, action["dice"]), "entered")
         elif key == "roll":

@@ -142,6 +142,11 @@ def player_name(value: object) -> str:
     return name
 
 
+def no_player(player_id: int) -> NotFound:
+    """The refusal of a player the logbook does not hold (merged, say, on another phone)."""
+    return NotFound.said(say("no player {number}", number=player_id))
+
+
 class Logbook:
     """What the panel reads and changes of the logbook (each call on the table thread).
 
@@ -198,10 +203,10 @@ class Logbook:
     def player(self, player_id: int) -> logbook_store.Player:
         """The player ``player_id``. :raises NotFound: no such player."""
         if not 0 <= player_id <= MAX_ID:
-            raise NotFound(f"no player {player_id}")
+            raise no_player(player_id)
         found = self._run(lambda db: logbook_store.player(db, player_id))
         if found is None:
-            raise NotFound(f"no player {player_id}")
+            raise no_player(player_id)
         return found
 
     def statistics(self, player_id: int) -> dict[str, Any]:
@@ -250,7 +255,7 @@ class Logbook:
 
         def change(db: sqlite3.Connection) -> None:
             if logbook_store.player(db, player_id) is None:
-                raise NotFound(f"no player {player_id}")
+                raise no_player(player_id)
             holder = logbook_store.owner_of_name(db, new)
             if holder is not None and holder != player_id:
                 other = logbook_store.player(db, holder)
@@ -288,7 +293,7 @@ class Logbook:
         def change(db: sqlite3.Connection) -> None:
             for player_id in (gone, into):
                 if logbook_store.player(db, player_id) is None:
-                    raise NotFound(f"no player {player_id}")
+                    raise no_player(player_id)
             shared = logbook_store.shared_play(db, gone, into)
             if shared is not None:
                 raise Conflict.said(

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from companion.games import rings
 from companion.games.base import GAME_ERRORS, JSON, Engine
+from companion.phrases import say
 from companion.table import listing, steps
 from companion.table import summaries as stored_summaries
 from companion.table.errors import Conflict, NotFound, StorageError
@@ -31,6 +32,11 @@ log = logging.getLogger(__name__)
 ACTIVE_KEY = "active_rings_game"
 LOADED = 12
 """The most games kept replayed in memory (the least recently used goes first)."""
+
+
+def no_game(game_id: object) -> NotFound:
+    """The refusal of a game the box does not hold (deleted, say, while a phone showed it)."""
+    return NotFound.said(say("no game {game}", game=repr(game_id)))
 
 
 class TableState:
@@ -139,7 +145,7 @@ class TableState:
     def db(self) -> Store:
         """The open store. :raises Conflict: the table is not running."""
         if self.store is None:
-            raise Conflict("the table service is not running")
+            raise Conflict.said(say("the table service is not running"))
         return self.store
 
     def find(self, game_id: str) -> Game:
@@ -152,11 +158,11 @@ class TableState:
             self.games.move_to_end(game_id)
             return game
         if not isinstance(game_id, str) or game_id not in self.entries:
-            raise NotFound(f"no game {game_id!r}")
+            raise no_game(game_id)
         store = self.db()
         rows = store.games(game_id)
         if not rows:
-            raise NotFound(f"no game {game_id!r}")
+            raise no_game(game_id)
         game = self.load(rows[0], store.journal(game_id))
         self._keep(game)
         return game
@@ -231,7 +237,7 @@ class TableState:
         """The colour each seat of a game shows (as in the list). :raises NotFound: none."""
         entry = self.entries.get(game_id) if isinstance(game_id, str) else None
         if entry is None:
-            raise NotFound(f"no game {game_id!r}")
+            raise no_game(game_id)
         self._summarised([entry])
         return listing.seat_colours(entry, self.known_colours())
 

@@ -110,7 +110,7 @@ class Worker:
         if threading.current_thread() is self._thread:
             return function()
         if not self.running:
-            raise Conflict("the table service is not running")
+            raise Conflict.said(say("the table service is not running"))
         future: Future[T] = Future()
         self._queue.put(_Call(function, future))
         try:

@@ -4,11 +4,17 @@ engines', the table's and the web layer's, with the status, the code and the one
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.catalogue import render
+from companion.table import Conflict, Table
+from tests.conftest import SPEC_EXAMPLES
 from tests.games.icehouse_helpers import block_path
 from tests.web.conftest import NEW_RINGS_GAME, assert_error
 from tests.web.icehouse_game import SEATS as ICEHOUSE_SEATS
@@ -153,3 +159,119 @@ def test_a_stale_version_stays_english_for_the_scripts_that_read_it(client: Flas
         "conflict",
         "version 7 is stale: the game is at version 1; reload it and try again",
     )
+
+
+def test_a_new_games_seat_names_are_refused_in_german_naming_the_seat(
+    client: FlaskClient,
+) -> None:
+    """home.js reads ``seats[i]`` to name the player and shows the reason as it comes: on a
+    German phone the reason is German, the key path stays as it is."""
+    cases = [
+        (
+            {"kind": "icehouse", "seats": ["Ann", "Ann"]},
+            "seats[1]: 'Ann' is already a seat",
+            "seats[1]: 'Ann' hat schon einen Platz",
+        ),
+        (
+            {"kind": "icehouse", "seats": ["Ann", " "]},
+            "seats[1]: a seat needs a name",
+            "seats[1]: Jeder Platz braucht einen Namen",
+        ),
+        (
+            {"kind": "stones", "seats": ["Ann", "Bo", "Ann"]},
+            "seats[2]: 'Ann' is listed twice",
+            "seats[2]: 'Ann' steht zweimal in der Liste",
+        ),
+        (
+            {"kind": "cards", "seats": ["Ann", "Ann"]},
+            "seats[1]: 'Ann' is already the first seat's name",
+            "seats[1]: Der erste Platz heißt schon 'Ann'",
+        ),
+        (
+            {"kind": "cards", "seats": ["Ann", "Bo", "Cy"]},
+            "seats: the card game has 2 seats, got 3",
+            "seats: Das Kartenspiel hat 2 Plätze, es sind 3",
+        ),
+    ]
+    for body, english, german in cases:
+        for headers, message in ((GERMAN, german), (ENGLISH, english)):
+            answer = client.post("/api/games", json=body, headers=headers)
+            assert_error(answer, 400, "malformed", message)
+
+
+@pytest.mark.usefixtures("owner")  # importing a record is the owner's
+def test_a_roll_once_the_ring_game_is_won_is_refused_in_german(client: FlaskClient) -> None:
+    won = SPEC_EXAMPLES / "rings-07-win-by-snipe-stops-turn.record.json"
+    record = json.loads(won.read_text())
+    created = client.post("/api/games", json={"record": record})
+    assert created.status_code == 201, created.get_json()
+    game = created.get_json()
+    url = f"/api/games/{game['id']}/actions"
+    body = {"version": game["version"], "action": {"roll": True}}
+    assert_error(post(client, url, body, GERMAN), 409, "illegal", "Das Spiel ist vorbei.")
+    assert_error(post(client, url, body, ENGLISH), 409, "illegal", "the game is over")
+
+
+def test_a_computer_seat_in_a_solo_ring_game_is_refused_in_german(client: FlaskClient) -> None:
+    body = {
+        "kind": "rings",
+        "board": "reference",
+        "variant": "solo",
+        "seats": [{"name": "Ann", "corner": 0, "computer": "easy"}],
+    }
+    assert_error(
+        client.post("/api/games", json=body, headers=GERMAN),
+        400,
+        "malformed",
+        "seats[0].computer: Ein Computerplatz braucht einen zweiten Platz als Gegner "
+        "(dieses Spiel hat nur einen Platz)",
+    )
+
+
+@pytest.mark.usefixtures("owner")  # importing a record is the owner's
+def test_importing_an_unfinished_card_game_played_on_the_panel_is_refused_in_german(
+    client: FlaskClient,
+) -> None:
+    played = SPEC_EXAMPLES / "cards-07-sixth-river-colour-ends.record.json"
+    record = json.loads(played.read_text())
+    unfinished = {**record, "actions": record["actions"][:-1]}
+    assert_error(
+        client.post("/api/games", json={"record": unfinished}, headers=GERMAN),
+        400,
+        "malformed",
+        "record: Dieses auf dem Panel gespielte Kartenspiel ist nicht vorbei, und seine "
+        "Aufzeichnung zeigt den Nachziehstapel und jede Hand. Importiere es erst, wenn es "
+        "vorbei ist",
+    )
+
+
+@pytest.mark.usefixtures("owner")  # deleting a game is the owner's
+def test_a_game_the_box_no_longer_holds_is_refused_in_german(client: FlaskClient) -> None:
+    """A phone still showing a game another phone deleted: its next step is refused in the
+    phone's language."""
+    game = ring_game(client)
+    assert client.delete(f"/api/games/{game['id']}").status_code == 200
+    url = f"/api/games/{game['id']}/undo"
+    assert_error(
+        post(client, url, {"version": 1}, GERMAN),
+        404,
+        "not_found",
+        f"Es gibt kein Spiel '{game['id']}'",
+    )
+    assert_error(
+        post(client, url, {"version": 1}, ENGLISH), 404, "not_found", f"no game '{game['id']}'"
+    )
+
+
+def test_a_player_the_logbook_no_longer_holds_is_refused_in_german(client: FlaskClient) -> None:
+    for headers, message in ((GERMAN, "Es gibt keinen Spieler 999"), (ENGLISH, "no player 999")):
+        assert_error(client.get("/api/players/999", headers=headers), 404, "not_found", message)
+
+
+def test_a_stopped_table_is_said_in_german(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    with pytest.raises(Conflict) as stopped:
+        table.list_games()
+    assert str(stopped.value) == "the table service is not running"
+    assert stopped.value.phrase is not None
+    assert render(stopped.value.phrase, "de") == "Der Spieldienst der Box läuft nicht."

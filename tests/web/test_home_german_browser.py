@@ -88,3 +88,22 @@ def test_a_game_card_and_the_owner_list_are_in_german(
     expect(mine.locator("[data-revoke]")).to_have_text("Entfernen")
     shot(page, "home-de-owner")
     assert page.errors == []
+
+
+def test_a_name_given_twice_is_refused_in_german_naming_the_player(
+    served: str,  # noqa: F811
+    browser: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    page = german_phone(browser, served)
+    page.goto(served + "/")
+    page.select_option("#kind", "icehouse")
+    rows = page.locator("#seats .seat")
+    rows.nth(0).locator("[name=seat-name]").fill("Ann")
+    rows.nth(1).locator("[name=seat-name]").fill("Ann")
+    page.click("#new-game button[type=submit]")
+    expect(page.locator("#new-game .feedback")).to_have_text("Ann: 'Ann' hat schon einen Platz")
+    shot(page, "home-de-name-twice")
+    assert page.url.endswith("/")
+    assert page.errors == []

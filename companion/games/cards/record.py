@@ -16,6 +16,7 @@ from companion.games.base import (
     check_keys,
     get,
     join,
+    seat_refused,
 )
 from companion.games.cards.model import (
     COLOURS,
@@ -41,6 +42,7 @@ from companion.games.cards.rules import (
     start,
     winner,
 )
+from companion.phrases import say
 
 KIND = "cards"
 SETUP_KEYS = ("game", "mode", "seats", "deck", "reshuffles", "seed")
@@ -63,13 +65,20 @@ def parse_seats(value: JSON, where: str = "seats") -> tuple[str, str]:
     """Check the two seat names: different, not empty."""
     names = as_list(value, where)
     if len(names) != 2:
-        raise RecordError(f"{where}: the card game has 2 seats, got {len(names)}")
+        raise RecordError.said(
+            seat_refused(where, say("the card game has 2 seats, got {count}", count=len(names)))
+        )
     first, second = (as_str(v, join(where, i)) for i, v in enumerate(names))
     for i, name in enumerate((first, second)):
         if not name.strip():
-            raise RecordError(f"{join(where, i)}: a seat needs a name")
+            raise RecordError.said(seat_refused(join(where, i), say("a seat needs a name")))
     if first == second:
-        raise RecordError(f"{join(where, 1)}: {second!r} is already the first seat's name")
+        raise RecordError.said(
+            seat_refused(
+                join(where, 1),
+                say("{name} is already the first seat's name", name=repr(second)),
+            )
+        )
     return first, second
 
 

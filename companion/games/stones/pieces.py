@@ -5,7 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from companion.games.base import JSON, RecordError, as_int, as_list, as_str, join
+from companion.games.base import (
+    JSON,
+    RecordError,
+    as_int,
+    as_list,
+    as_str,
+    join,
+    seat_refused,
+)
+from companion.phrases import say
 
 Colour = Literal["red", "purple", "blue", "yellow"]
 Pattern = Literal["dots", "lines"]
@@ -144,8 +153,10 @@ def parse_seats(value: JSON, where: str = "seats") -> tuple[str, ...]:
     for i, item in enumerate(items):
         name = as_str(item, join(where, i))
         if not name.strip():
-            raise RecordError(f"{join(where, i)}: a seat needs a name")
+            raise RecordError.said(seat_refused(join(where, i), say("a seat needs a name")))
         if name in seats:
-            raise RecordError(f"{join(where, i)}: {name!r} is listed twice")
+            raise RecordError.said(
+                seat_refused(join(where, i), say("{name} is listed twice", name=repr(name)))
+            )
         seats.append(name)
     return tuple(seats)

@@ -48,10 +48,11 @@ class CardsAdapter(Adapter):
     def check_import(self, game: Game) -> None:
         """A game played on the panel imports once it is over (its record shows every hand)."""
         if self.is_hidden(game):
-            raise RecordError(
-                "record: this card game played on the panel is not over, and its record shows "
+            hidden = say(
+                "this card game played on the panel is not over, and its record shows "
                 "the deck and every hand; import it once the game is over"
             )
+            raise RecordError.said(say("{where}: {reason}", where="record", reason=hidden))
 
     def play(self, engine: Engine, state: Any, action: Any) -> tuple[Any, list[Phrase]]:
         """Apply the action; its notes say what happened (draws as counts, in play mode)."""

@@ -15,7 +15,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games import rings
-from companion.games.base import JSON, Engine, RecordError, as_bool, as_int, as_str, join
+from companion.games.base import (
+    JSON,
+    Engine,
+    RecordError,
+    as_bool,
+    as_int,
+    as_str,
+    join,
+    seat_refused,
+)
 from companion.phrases import Phrase, say
 from companion.table.adapters.base import Form, Setting, StateScores
 from companion.table.game import Game
@@ -50,10 +59,10 @@ def check_seats(setup: Mapping[str, JSON]) -> None:
 
             as_str(level, join(where, COMPUTER), LEVELS)
             if len(seats) < 2:
-                raise RecordError(
-                    f"{join(where, COMPUTER)}: a computer seat needs another seat to play "
-                    "against (this game has one seat)"
+                alone = say(
+                    "a computer seat needs another seat to play against (this game has one seat)"
                 )
+                raise RecordError.said(seat_refused(join(where, COMPUTER), alone))
         if HINTS in seat:
             as_bool(seat[HINTS], join(where, HINTS))
 

@@ -716,7 +716,7 @@ def rotations_text(state: State, rotations: Sequence[Rotation]) -> str:
     return ", ".join(f"ring {r.ring} {r.steps:+d}" for r in ordered)
 
 
-_NUMBERS = (
+NUMBER_PHRASES = (
     say("no"),
     say("one"),
     say("two"),
@@ -724,7 +724,11 @@ _NUMBERS = (
     say("four"),
     say("five"),
     say("six"),
+    say("seven"),
+    say("eight"),
 )
+"""The number words as phrases, for the reader's language (the advisor's and the computer
+seat's)."""
 
 
 def outcome_text(state: State, outcome: Outcome) -> str:
@@ -782,7 +786,10 @@ def outcome_phrase(state: State, outcome: Outcome) -> Phrase:
         elif event.kind == "entry":
             entries += 1
             entered = say_n(
-                "enters {number} peg", "enters {number} pegs", entries, number=_NUMBERS[entries]
+                "enters {number} peg",
+                "enters {number} pegs",
+                entries,
+                number=NUMBER_PHRASES[entries],
             )
             if entry_clause < 0:
                 entry_clause = len(clauses)

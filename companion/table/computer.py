@@ -82,20 +82,6 @@ def seat_settings(setup: Mapping[str, JSON]) -> list[SeatSetting]:
     return found
 
 
-#: The number words as phrases, for the reader's language.
-NUMBER_PHRASES = (
-    say("no"),
-    say("one"),
-    say("two"),
-    say("three"),
-    say("four"),
-    say("five"),
-    say("six"),
-    say("seven"),
-    say("eight"),
-)
-
-
 def rotation_words(rotation: Rotation) -> str:
     """Say one rotation as the table hears it: ``turn ring 5 two slots clockwise``."""
     return rotation_phrase(rotation).english()
@@ -103,6 +89,8 @@ def rotation_words(rotation: Rotation) -> str:
 
 def rotation_phrase(rotation: Rotation) -> Phrase:
     """:func:`rotation_words` as a phrase, for the reader's language."""
+    from companion.players.rings import NUMBER_PHRASES  # on first use: not at start-up
+
     count = abs(rotation.steps)
     word: Phrase | str = NUMBER_PHRASES[count] if count < len(NUMBER_PHRASES) else str(count)
     way = say("clockwise") if rotation.steps > 0 else say("counter-clockwise")

@@ -58,5 +58,7 @@ def test_entries_and_no_move_read_in_german() -> None:
     )
     nothing = rings.resolve(blocked, rings.Turn(dice(), ()))
     assert german(players.outcome_phrase(blocked, nothing)) == "Bo: kein Stift bewegt sich"
-    two = Phrase("enters {number} peg", {"number": players._NUMBERS[2]}, "enters {number} pegs", 2)
+    two = Phrase(
+        "enters {number} peg", {"number": players.NUMBER_PHRASES[2]}, "enters {number} pegs", 2
+    )
     assert german(two) == "setzt zwei Stifte ein"

@@ -17,22 +17,17 @@ from typing import Literal
 
 from companion.games import rings
 from companion.games.base import JSON
-from companion.phrases import Phrase, say
+from companion.phrases import Phrase
 
 ResyncReason = Literal["restart", "undo", "resume", "import", "new"]
 
-#: What each re-sync reason asks the table, as the panel says it (phrases for its language).
-RESYNC_PHRASES: dict[str, Phrase] = {
-    "restart": say("the companion restarted: check that no ring was moved while it was off"),
-    "undo": say("the last turn was undone: turn the rings back to where the game has them"),
-    "resume": say("this game was resumed: set the rings to where the game has them"),
-    "import": say("this game was imported: set the rings to where the game has them"),
-    "new": say("a new game: set every ring's mark at the star"),
-}
-
-#: The same prompts in English (the API's ``prompt``, the logs).
+#: What each re-sync reason asks the table, as the panel says it.
 RESYNC_PROMPTS: dict[str, str] = {
-    reason: phrase.english() for reason, phrase in RESYNC_PHRASES.items()
+    "restart": "the companion restarted: check that no ring was moved while it was off",
+    "undo": "the last turn was undone: turn the rings back to where the game has them",
+    "resume": "this game was resumed: set the rings to where the game has them",
+    "import": "this game was imported: set the rings to where the game has them",
+    "new": "a new game: set every ring's mark at the star",
 }
 
 
@@ -72,7 +67,8 @@ def ring_difference(ring: int, sensed: int, target: int, spokes: int) -> str | N
     steps = signed_steps(sensed - target, spokes)
     if steps == 0:
         return None
-    return rings.offset_phrase(ring, steps).english()
+    way = "clockwise" if steps > 0 else "counter-clockwise"
+    return f"ring {ring} is {slots(abs(steps))} {way} of where the game has it"
 
 
 def turn_back(ring: int, sensed: int, target: int, spokes: int) -> str | None:
@@ -101,7 +97,6 @@ def resync_view(resync: Resync, sense: Sequence[RingSense], spokes: int) -> dict
     return {
         "reason": resync.reason,
         "prompt": RESYNC_PROMPTS[resync.reason],
-        "prompt_phrase": RESYNC_PHRASES[resync.reason].to_json(),
         "rings": rings,
         "done": all(ring["ok"] for ring in rings),
         "accept": 'accept the sensed offsets with {"accept_offsets": true}',
@@ -132,8 +127,6 @@ class LiveTurn:
 
     dice: dict[str, int] | None
     dice_status: dict[str, dict[str, str]]
-    #: Each die's ``reason`` as a phrase, for the reader's language.
-    dice_reasons: dict[str, Phrase]
     rings: list[dict[str, JSON]]
     rotations: list[dict[str, int]] | None
     reason: str | None
@@ -143,16 +136,12 @@ class LiveTurn:
     open_paths: frozenset[int]
     can_confirm: bool
     blocked: str | None
-    #: ``reason`` and ``blocked`` as phrases, for the reader's language.
-    reason_phrase: Phrase | None = None
-    blocked_phrase: Phrase | None = None
 
     def to_json(self) -> dict[str, JSON]:
         """The panel's view of the turn."""
         return {
             "dice": self.dice,
             "dice_status": self.dice_status,
-            "dice_reasons": {colour: why.to_json() for colour, why in self.dice_reasons.items()},
             "rings": self.rings,
             "rotations": self.rotations,
             "reason": self.reason,
@@ -160,10 +149,6 @@ class LiveTurn:
             "open_paths": sorted(self.open_paths),
             "can_confirm": self.can_confirm,
             "blocked": self.blocked,
-            "reason_phrase": None if self.reason_phrase is None else self.reason_phrase.to_json(),
-            "blocked_phrase": (
-                None if self.blocked_phrase is None else self.blocked_phrase.to_json()
-            ),
         }
 
 
@@ -209,29 +194,15 @@ def live_turn(
                 "aligned": now.aligned,
                 "settled": now.settled,
                 "difference": difference,
-                "difference_phrase": (
-                    None
-                    if difference is None
-                    else rings.offset_phrase(
-                        number, signed_steps(now.offset - int(start), spokes)
-                    ).to_json()
-                ),
             }
         )
     dice_status: dict[str, dict[str, str]] = {}
-    dice_reasons: dict[str, Phrase] = {}
     rotations: list[dict[str, int]] | None = None
     reason: str | None = None
-    reason_phrase: Phrase | None = None
     if explanation is not None:
         dice_status = {
             colour: {"status": status.status, "reason": status.reason}
             for colour, status in explanation.dice.items()
-        }
-        dice_reasons = {
-            colour: status.phrase
-            for colour, status in explanation.dice.items()
-            if status.phrase is not None
         }
         if explanation.rotations is not None:
             rotations = [
@@ -239,7 +210,6 @@ def live_turn(
                 for rotation in explanation.rotations
             ]
         reason = explanation.reason
-        reason_phrase = explanation.reason_phrase
     preview: list[Phrase] = []
     advance: set[int] = set()
     snipes: set[int] = set()
@@ -256,12 +226,10 @@ def live_turn(
             elif event.kind in ("advance", "centre", "entry"):
                 advance.add(spoke)
         paths = frozenset(int(s) for s in rings.open_paths(at_offsets(state, offsets)))
-    blocked_phrase = confirm_blocker_phrase(dice, sense, resync, explanation, over)
-    blocked = None if blocked_phrase is None else blocked_phrase.english()
+    blocked = confirm_blocker(dice, sense, resync, explanation, over)
     return LiveTurn(
         dice=dict(dice) if dice is not None else None,
         dice_status=dice_status,
-        dice_reasons=dice_reasons,
         rings=ring_views,
         rotations=rotations,
         reason=reason,
@@ -271,8 +239,6 @@ def live_turn(
         open_paths=paths,
         can_confirm=blocked is None,
         blocked=blocked,
-        reason_phrase=reason_phrase,
-        blocked_phrase=blocked_phrase,
     )
 
 
@@ -284,32 +250,19 @@ def confirm_blocker(
     over: bool,
 ) -> str | None:
     """Say why the turn cannot be confirmed now, or None when it can."""
-    found = confirm_blocker_phrase(dice, sense, resync, explanation, over)
-    return None if found is None else found.english()
-
-
-def confirm_blocker_phrase(
-    dice: Mapping[str, int] | None,
-    sense: Sequence[RingSense],
-    resync: Resync | None,
-    explanation: rings.Explanation | None,
-    over: bool,
-) -> Phrase | None:
-    """Why the turn cannot be confirmed now as a phrase (:func:`confirm_blocker`)."""
     if over:
-        return say("the game is over")
+        return "the game is over"
     if resync is not None:
-        return say("re-sync first: {prompt}", prompt=RESYNC_PHRASES[resync.reason])
+        return f"re-sync first: {RESYNC_PROMPTS[resync.reason]}"
     if dice is None:
-        return say("enter or roll the dice first")
+        return "enter or roll the dice first"
     for number, ring in enumerate(sense):
         if not ring.aligned:
-            return say("ring {ring} stands between two slots", ring=number)
+            return f"ring {number} stands between two slots"
     for number, ring in enumerate(sense):
         if not ring.settled:
-            return say("ring {ring} is still moving", ring=number)
+            return f"ring {number} is still moving"
     if explanation is None or explanation.rotations is None:
-        if explanation is not None and explanation.reason_phrase is not None:
-            return explanation.reason_phrase
-        return say("the rings do not match the dice")
+        reason = None if explanation is None else explanation.reason
+        return reason or "the rings do not match the dice"
     return None

@@ -124,9 +124,7 @@
       box.append(buttons);
       const status = dieStatus(colour);
       if (status) {
-        const why = (turn().dice_reasons || {})[colour];
-        const values = { colour: colourName(colour), status: dieState(status.status),
-          reason: why ? Panel.phraseText(why) : status.reason };
+        const values = { colour: colourName(colour), status: dieState(status.status), reason: status.reason };
         box.append(el("span", { class: `die-status s-${status.status}`, "data-die-status": colour,
           text: status.reason ? t("{colour}: {status} — {reason}", values) : t("{colour}: {status}", values) }));
       }
@@ -142,7 +140,7 @@
     list.replaceChildren();
     for (const ring of turn().rings || []) {
       const notes = [];
-      if (ring.difference) notes.push(ring.difference_phrase ? Panel.phraseText(ring.difference_phrase) : ring.difference);
+      if (ring.difference) notes.push(ring.difference);
       if (ring.aligned === false) notes.push(t("ring {ring} stands between two slots", { ring: ring.ring }));
       else if (ring.settled === false) notes.push(t("ring {ring} is still moving", { ring: ring.ring }));
       if (ring.steps && !ring.difference) {
@@ -158,8 +156,7 @@
       list.append(el("li", { class: "muted", text: diceNow() ?
         t("No ring has turned yet.") : t("Enter or roll the dice, then turn the rings.") }));
     }
-    const why = turn().blocked_phrase || (turn().blocked ? null : turn().reason_phrase);
-    const blocked = why ? Panel.phraseText(why) : turn().blocked || turn().reason;
+    const blocked = turn().blocked || turn().reason;
     if (blocked && !state().over) {
       list.append(el("li", { class: "todo", id: "blocked", text: t("Cannot confirm yet: {reason}", { reason: blocked }) }));
     }
@@ -205,8 +202,7 @@
     section.hidden = !guide;
     if (!guide) return;
     document.getElementById("resync-prompt").textContent =
-      t("{prompt}. Each ring is ticked off as it gets there.", {
-        prompt: guide.prompt_phrase ? Panel.phraseText(guide.prompt_phrase) : guide.prompt || "" });
+      t("{prompt}. Each ring is ticked off as it gets there.", { prompt: guide.prompt || "" });
     document.getElementById("resync-list").replaceChildren(...(guide.rings || []).map((g) =>
       el("li", { class: g.ok ? "ok" : "todo", "data-ring": g.ring, "data-ok": String(g.ok),
         text: g.ok ? t("{ring} is where the game has it", { ring: ringName(g.ring) }) :

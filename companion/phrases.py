@@ -54,13 +54,13 @@ class Phrase:
         return self.render(_same, _english_plural)
 
     def to_json(self) -> dict[str, object]:
-        """The phrase as JSON for the browser: ``{"text", "values", "plural"?, "count"?}``."""
-        found: dict[str, object] = {
-            "text": self.text,
-            "values": {
+        """The phrase as JSON for the browser: ``{"text", "values"?, "plural"?, "count"?}``
+        (no ``values`` when it has none: a ring move sends its phrases to every phone)."""
+        found: dict[str, object] = {"text": self.text}
+        if self.values:
+            found["values"] = {
                 k: v.to_json() if isinstance(v, Phrase) else v for k, v in self.values.items()
-            },
-        }
+            }
         if self.plural is not None:
             found["plural"] = self.plural
         if self.count is not None:

@@ -12,12 +12,12 @@ from companion.phrases import Phrase, Value
 
 
 def from_json(found: Any) -> Phrase:
-    """The :class:`Phrase` of ``found`` (``{"text", "values", "plural"?, "count"?}``)."""
+    """The :class:`Phrase` of ``found`` (``{"text", "values"?, "plural"?, "count"?}``)."""
     assert isinstance(found, dict), f"not a phrase: {found!r}"
     assert set(found) <= {"text", "values", "plural", "count"}, f"not a phrase: {found!r}"
     values: dict[str, Value] = {
         key: from_json(value) if isinstance(value, dict) else value
-        for key, value in found["values"].items()
+        for key, value in found.get("values", {}).items()
     }
     return Phrase(found["text"], values, found.get("plural"), found.get("count"))
 

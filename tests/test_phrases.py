@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.phrases import Phrase, say, say_n
+from companion.phrases import Phrase, phrase_from_json, say, say_n
 
 GERMAN = {
     "{name} snipes {victim} on spoke {spoke}": "{name} schnappt {victim} an Speiche {spoke}",
@@ -66,7 +66,15 @@ def test_json_keeps_the_message_values_and_count_for_the_browser() -> None:
     phrase = say_n("{name} turns {count} slot", "{name} turns {count} slots", 2, name=say("blue"))
     assert json.loads(json.dumps(phrase.to_json())) == {
         "text": "{name} turns {count} slot",
-        "values": {"name": {"text": "blue", "values": {}}},
+        "values": {"name": {"text": "blue"}},
         "plural": "{name} turns {count} slots",
         "count": 2,
     }
+
+
+def test_json_leaves_out_the_values_of_a_phrase_without_any_and_reads_back_the_same() -> None:
+    plain = say("the game is over")
+    assert plain.to_json() == {"text": "the game is over"}
+    nested = say("{colour} wins", colour=say("red"))
+    for phrase in (plain, nested):
+        assert phrase_from_json(phrase.to_json()) == phrase

@@ -73,10 +73,9 @@ def test_with_two_detents_a_slot_one_click_is_not_yet_a_slot() -> None:
                     "ring": 1,
                     "plus": "+1 ✓",
                     "minus": "−1 ✓",
-                    "lines": {"text": "lines A and B both toggled", "values": {}},
+                    "lines": {"text": "lines A and B both toggled"},
                     "errors": {
                         "text": "{count} error",
-                        "values": {},
                         "plural": "{count} errors",
                         "count": 0,
                     },

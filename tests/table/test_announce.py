@@ -26,6 +26,7 @@ from companion.table.announce import (
 )
 from companion.table.seats import Viewer
 from tests.conftest import SPEC_EXAMPLES
+from tests.phrase_json import english, from_json
 from tests.table.conftest import opener
 
 
@@ -59,20 +60,9 @@ def said_of(
     return said(subscription, language)
 
 
-def phrase_of(obj: dict[str, Any]) -> Phrase:
-    """A phrase's JSON (what the browser gets) as a phrase again."""
-    values = {k: phrase_of(v) if isinstance(v, dict) else v for k, v in obj["values"].items()}
-    return Phrase(obj["text"], values, obj.get("plural"), obj.get("count"))
-
-
-def english(found: dict[str, Any]) -> str:
-    """A phrase's JSON (what the browser gets) rendered back in English."""
-    return phrase_of(found).english()
-
-
 def rendered(found: dict[str, Any], language: str) -> str:
     """A phrase's JSON rendered in ``language`` from the compiled catalogue."""
-    return catalogue.render(phrase_of(found), language)
+    return catalogue.render(from_json(found), language)
 
 
 REFERENCE = rings.load_board("reference")

@@ -69,7 +69,7 @@ def test_a_synchronised_box_never_takes_a_phones_time() -> None:
     assert box.source() == {
         "source": "network",
         "text": "the box's clock is synchronised",
-        "phrase": {"text": "the box's clock is synchronised", "values": {}},
+        "phrase": {"text": "the box's clock is synchronised"},
     }
 
 

@@ -103,10 +103,9 @@ def test_the_ring_test_follows_a_turn_each_way(
                 "ring": 0,
                 "plus": "+1 ✓",
                 "minus": "−1 ✓",
-                "lines": {"text": "lines A and B both toggled", "values": {}},
+                "lines": {"text": "lines A and B both toggled"},
                 "errors": {
                     "text": "{count} error",
-                    "values": {},
                     "plural": "{count} errors",
                     "count": 0,
                 },

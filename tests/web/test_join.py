@@ -13,10 +13,10 @@ from flask.testing import FlaskClient
 from companion import catalogue
 from companion.box.address import Reach
 from companion.doctor.panel import PanelDoctor
-from companion.phrases import Phrase
 from companion.table.table import Table
 from companion.web import create_app
 from companion.web.security import CONTENT_SECURITY_POLICY
+from tests.phrase_json import from_json
 from tests.web.conftest import NEW_RINGS_GAME, assert_error, stacked_cards
 
 LAN = "192.168.1.20"
@@ -215,8 +215,7 @@ GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 
 def in_german(found: dict[str, Any]) -> str:
     """A phrase's JSON (what ``panel.js`` renders) in German, from the compiled catalogue."""
-    phrase = Phrase(found["text"], found["values"], found.get("plural"), found.get("count"))
-    return catalogue.render(phrase, "de")
+    return catalogue.render(from_json(found), "de")
 
 
 def test_the_join_words_and_the_seat_codes_words_are_german_for_a_german_reader(

@@ -38,7 +38,7 @@
   const isLegal = (action) => (game.state.legal || []).some((x) => same(x, action));
   const counted = (text) => String(text).replace(/\b(mountain|field|mandala)s? (\d+)\b/gi,
     (_, word, n) => `${word} ${nth(n)}`);
-  const note = (p) => Panel.phraseText("mandala" in p.values ? { ...p, values: { ...p.values, mandala: nth(p.values.mandala) } } : p);
+  const note = (p) => Panel.phraseText(p.values && "mandala" in p.values ? { ...p, values: { ...p.values, mandala: nth(p.values.mandala) } } : p);
 
   /* Why a play is not open now, in a line beside it (a tooltip is invisible on touch). */
   function whyNot(action) {

@@ -20,7 +20,7 @@ import random
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -39,7 +39,7 @@ from companion.games.base import (
     join,
     type_name,
 )
-from companion.phrases import Phrase, say
+from companion.phrases import Phrase, say, say_n
 
 KIND = "rings"
 ACTIONS_KEY = "turns"
@@ -471,6 +471,12 @@ class DieStatus:
 
     status: DieState
     reason: str
+    #: ``reason`` as a phrase, for the reader's language (``reason`` is its English).
+    phrase: Phrase | None = field(default=None, compare=False)
+
+
+def _die_status(status: DieState, phrase: Phrase) -> DieStatus:
+    return DieStatus(status, phrase.english(), phrase)
 
 
 @dataclass(frozen=True)
@@ -481,6 +487,8 @@ class Explanation:
     dice: dict[str, DieStatus]
     rings: dict[int, str]
     reason: str | None
+    #: ``reason`` as a phrase, for the reader's language.
+    reason_phrase: Phrase | None = field(default=None, compare=False)
 
 
 _new = object.__new__
@@ -1195,10 +1203,19 @@ def _signed(delta: int, spokes: int) -> int:
 
 
 def _offset_note(ring: int, delta: int, spokes: int) -> str:
-    steps = _signed(delta, spokes)
-    way = "clockwise" if steps > 0 else "counter-clockwise"
-    count = abs(steps)
-    return f"ring {ring} is {count} slot{'s' * (count != 1)} {way} of where the game has it"
+    return offset_phrase(ring, _signed(delta, spokes)).english()
+
+
+def offset_phrase(ring: int, steps: int) -> Phrase:
+    """``ring 3 is 2 slots clockwise of where the game has it`` (``steps`` signed, not 0)."""
+    way = say("clockwise") if steps > 0 else say("counter-clockwise")
+    return say_n(
+        "ring {ring} is {count} slot {way} of where the game has it",
+        "ring {ring} is {count} slots {way} of where the game has it",
+        abs(steps),
+        ring=ring,
+        way=way,
+    )
 
 
 def explain(state: State, dice: Mapping[str, int], offsets: Sequence[int]) -> Explanation:
@@ -1222,53 +1239,89 @@ def explain(state: State, dice: Mapping[str, int], offsets: Sequence[int]) -> Ex
     notes: dict[int, str] = {}
     rotations: list[Rotation] = []
     reason: str | None = None
+    reason_phrase: Phrase | None = None
     for colour in COLOURS:
         value = dice[colour]
         pair = tables.colour_rings[colour]
         turned = [ring for ring in pair if delta[ring]]
         void = bool(value) and all(ring in locked for ring in pair)
+        named = _colour(colour)
         status: DieStatus
         if turned and (len(turned) == 2 or turned[0] in locked or not value or void):
             wrong = turned[0]
             if len(turned) == 2 and value and not void:
-                why = f"both {colour} rings turned"
+                why = say("both {colour} rings turned", colour=named)
             elif wrong in locked:
-                why = f"ring {wrong} ({colour}) is locked"
+                why = say("ring {ring} ({colour}) is locked", ring=wrong, colour=named)
             else:
-                why = f"the {colour} die shows 0 but ring {wrong} ({colour}) turned"
-            status = DieStatus("wrong", why)
+                why = say(
+                    "the {colour} die shows 0 but ring {ring} ({colour}) turned",
+                    ring=wrong,
+                    colour=named,
+                )
+            status = _die_status("wrong", why)
             for ring in turned:
                 notes[ring] = _offset_note(ring, delta[ring], spokes)
         elif turned:
             ring = turned[0]
             if delta[ring] == value % spokes:
-                status = DieStatus("used", f"ring {ring} ({colour}) turned {value} clockwise")
+                status = _die_status(
+                    "used",
+                    say(
+                        "ring {ring} ({colour}) turned {value} clockwise",
+                        ring=ring,
+                        colour=named,
+                        value=value,
+                    ),
+                )
                 rotations.append(Rotation(ring, value))
             elif delta[ring] == -value % spokes:
-                status = DieStatus(
-                    "used", f"ring {ring} ({colour}) turned {value} counter-clockwise"
+                status = _die_status(
+                    "used",
+                    say(
+                        "ring {ring} ({colour}) turned {value} counter-clockwise",
+                        ring=ring,
+                        colour=named,
+                        value=value,
+                    ),
                 )
                 rotations.append(Rotation(ring, -value))
             else:
-                status = DieStatus(
+                status = _die_status(
                     "wrong",
-                    f"ring {ring} ({colour}) turned {_signed(delta[ring], spokes)} "
-                    f"but the {colour} die shows {value}",
+                    say(
+                        "ring {ring} ({colour}) turned {steps} but the {colour} die shows {value}",
+                        ring=ring,
+                        colour=named,
+                        steps=_signed(delta[ring], spokes),
+                        value=value,
+                    ),
                 )
                 notes[ring] = _offset_note(ring, delta[ring], spokes)
         elif void:
-            status = DieStatus("void", f"the {colour} die is void: both {colour} rings are locked")
+            status = _die_status(
+                "void",
+                say("the {colour} die is void: both {colour} rings are locked", colour=named),
+            )
         elif value:
-            status = DieStatus(
-                "unused", f"the {colour} die shows {value} but no {colour} ring turned"
+            status = _die_status(
+                "unused",
+                say(
+                    "the {colour} die shows {value} but no {colour} ring turned",
+                    colour=named,
+                    value=value,
+                ),
             )
         else:
-            status = DieStatus("used", f"the {colour} die shows 0: no {colour} ring turns")
+            status = _die_status(
+                "used", say("the {colour} die shows 0: no {colour} ring turns", colour=named)
+            )
         statuses[colour] = status
         if reason is None and status.status in ("wrong", "unused"):
             reason = status.reason
+            reason_phrase = status.phrase
     found = None if reason is not None else tuple(sorted(rotations, key=_ring_of))
-    return Explanation(found, statuses, notes, reason)
+    return Explanation(found, statuses, notes, reason, reason_phrase)
 
 
 # --------------------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ FROM_INSIDE = (
     say("fifth from the inside"),
 )
 
-#: What each re-sync reason asks the table (``live.RESYNC_PROMPTS``, as sentences to hear).
+#: What each re-sync reason asks the table (``live.RESYNC_PHRASES``, as sentences to hear).
 RESYNC_SAID: dict[str, Phrase] = {
     "restart": say("The companion restarted. Check that no ring was moved while it was off."),
     "undo": say("The last turn was undone. Turn the rings back to where the game has them."),

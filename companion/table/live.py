@@ -4,6 +4,9 @@ The table thread keeps the facts (the game's state at the turn's start, the dice
 report of every ring, the re-sync in progress); these functions turn them into what the panel
 and the LEDs show: a status per die and per ring, the live preview of the advance as plain
 instructions, whether the turn may be confirmed (and if not, why), and the re-sync guide.
+Every sentence in it goes out as a phrase, in one form only (each ring move sends what
+changed to every phone): the phone renders it in its language, and Python asks a phrase for
+its English (``Phrase.english()``) where it needs one, as the refusals and the logs do.
 Rules questions all go to the rings engine (``explain``, ``preview``, ``describe``,
 ``open_paths``); nothing here knows a rule.
 """
@@ -17,17 +20,17 @@ from typing import Literal
 
 from companion.games import rings
 from companion.games.base import JSON
-from companion.phrases import Phrase
+from companion.phrases import Phrase, say
 
 ResyncReason = Literal["restart", "undo", "resume", "import", "new"]
 
 #: What each re-sync reason asks the table, as the panel says it.
-RESYNC_PROMPTS: dict[str, str] = {
-    "restart": "the companion restarted: check that no ring was moved while it was off",
-    "undo": "the last turn was undone: turn the rings back to where the game has them",
-    "resume": "this game was resumed: set the rings to where the game has them",
-    "import": "this game was imported: set the rings to where the game has them",
-    "new": "a new game: set every ring's mark at the star",
+RESYNC_PHRASES: dict[str, Phrase] = {
+    "restart": say("the companion restarted: check that no ring was moved while it was off"),
+    "undo": say("the last turn was undone: turn the rings back to where the game has them"),
+    "resume": say("this game was resumed: set the rings to where the game has them"),
+    "import": say("this game was imported: set the rings to where the game has them"),
+    "new": say("a new game: set every ring's mark at the star"),
 }
 
 
@@ -62,13 +65,12 @@ def slots(count: int) -> str:
     return f"{count} slot" if count == 1 else f"{count} slots"
 
 
-def ring_difference(ring: int, sensed: int, target: int, spokes: int) -> str | None:
+def ring_difference(ring: int, sensed: int, target: int, spokes: int) -> Phrase | None:
     """Say how far ring ``ring`` stands from where the game has it, or None when it is there."""
     steps = signed_steps(sensed - target, spokes)
     if steps == 0:
         return None
-    way = "clockwise" if steps > 0 else "counter-clockwise"
-    return f"ring {ring} is {slots(abs(steps))} {way} of where the game has it"
+    return rings.offset_phrase(ring, steps)
 
 
 def turn_back(ring: int, sensed: int, target: int, spokes: int) -> str | None:
@@ -96,7 +98,7 @@ def resync_view(resync: Resync, sense: Sequence[RingSense], spokes: int) -> dict
         )
     return {
         "reason": resync.reason,
-        "prompt": RESYNC_PROMPTS[resync.reason],
+        "prompt": RESYNC_PHRASES[resync.reason].to_json(),
         "rings": rings,
         "done": all(ring["ok"] for ring in rings),
         "accept": 'accept the sensed offsets with {"accept_offsets": true}',
@@ -126,30 +128,40 @@ class LiveTurn:
     """Everything the panel and the LEDs show about the turn in progress."""
 
     dice: dict[str, int] | None
-    dice_status: dict[str, dict[str, str]]
+    #: Each die's state (``used``, ``unused``, ``wrong``, ``void``) and why, as the engine
+    #: explains it.
+    dice_status: dict[str, rings.DieStatus]
     rings: list[dict[str, JSON]]
     rotations: list[dict[str, int]] | None
-    reason: str | None
+    #: The first die the rings do not match, and why (the engine's explanation).
+    reason: Phrase | None
     preview: list[Phrase]
     advance_spokes: frozenset[int]
     snipe_spokes: frozenset[int]
     open_paths: frozenset[int]
     can_confirm: bool
-    blocked: str | None
+    #: Why the turn cannot be confirmed now (None: it can).
+    blocked: Phrase | None
 
     def to_json(self) -> dict[str, JSON]:
         """The panel's view of the turn."""
         return {
             "dice": self.dice,
-            "dice_status": self.dice_status,
+            "dice_status": {
+                colour: {"status": die.status, "reason": _phrase_json(die.phrase)}
+                for colour, die in self.dice_status.items()
+            },
             "rings": self.rings,
             "rotations": self.rotations,
-            "reason": self.reason,
             "preview": [line.to_json() for line in self.preview],
             "open_paths": sorted(self.open_paths),
             "can_confirm": self.can_confirm,
-            "blocked": self.blocked,
+            "blocked": _phrase_json(self.blocked),
         }
+
+
+def _phrase_json(phrase: Phrase | None) -> JSON:
+    return None if phrase is None else phrase.to_json()
 
 
 def event_spoke(event: rings.Event) -> int | None:
@@ -180,10 +192,12 @@ def live_turn(
         explanation = rings.explain(state, dict(dice), offsets)
     ring_views: list[dict[str, JSON]] = []
     for number, (now, start) in enumerate(zip(sense, state.offsets, strict=True)):
-        if explanation is not None:
-            difference = explanation.rings.get(number)
-        else:
+        # The engine notes the rings the dice do not explain; with no dice, every ring
+        # away from the turn's start is a difference.
+        if explanation is None or number in explanation.rings:
             difference = ring_difference(number, now.offset, int(start), spokes)
+        else:
+            difference = None
         ring_views.append(
             {
                 "ring": number,
@@ -193,23 +207,20 @@ def live_turn(
                 "steps": signed_steps(now.offset - int(start), spokes),
                 "aligned": now.aligned,
                 "settled": now.settled,
-                "difference": difference,
+                "difference": _phrase_json(difference),
             }
         )
-    dice_status: dict[str, dict[str, str]] = {}
+    dice_status: dict[str, rings.DieStatus] = {}
     rotations: list[dict[str, int]] | None = None
-    reason: str | None = None
+    reason: Phrase | None = None
     if explanation is not None:
-        dice_status = {
-            colour: {"status": status.status, "reason": status.reason}
-            for colour, status in explanation.dice.items()
-        }
+        dice_status = dict(explanation.dice)
         if explanation.rotations is not None:
             rotations = [
                 {"ring": rotation.ring, "steps": rotation.steps}
                 for rotation in explanation.rotations
             ]
-        reason = explanation.reason
+        reason = explanation.reason_phrase
     preview: list[Phrase] = []
     advance: set[int] = set()
     snipes: set[int] = set()
@@ -248,21 +259,22 @@ def confirm_blocker(
     resync: Resync | None,
     explanation: rings.Explanation | None,
     over: bool,
-) -> str | None:
+) -> Phrase | None:
     """Say why the turn cannot be confirmed now, or None when it can."""
     if over:
-        return "the game is over"
+        return say("the game is over")
     if resync is not None:
-        return f"re-sync first: {RESYNC_PROMPTS[resync.reason]}"
+        return say("re-sync first: {prompt}", prompt=RESYNC_PHRASES[resync.reason])
     if dice is None:
-        return "enter or roll the dice first"
+        return say("enter or roll the dice first")
     for number, ring in enumerate(sense):
         if not ring.aligned:
-            return f"ring {number} stands between two slots"
+            return say("ring {ring} stands between two slots", ring=number)
     for number, ring in enumerate(sense):
         if not ring.settled:
-            return f"ring {number} is still moving"
+            return say("ring {ring} is still moving", ring=number)
     if explanation is None or explanation.rotations is None:
-        reason = None if explanation is None else explanation.reason
-        return reason or "the rings do not match the dice"
+        if explanation is not None and explanation.reason_phrase is not None:
+            return explanation.reason_phrase
+        return say("the rings do not match the dice")
     return None

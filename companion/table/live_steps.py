@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 
 from companion.games import rings
-from companion.games.base import JSON, IllegalAction, RecordError, as_bool
+from companion.games.base import JSON, IllegalAction, RecordError, as_bool, step_at
 from companion.phrases import say
 from companion.table.computer import ComputerSeats
 from companion.table.errors import Conflict
@@ -107,9 +107,11 @@ class LiveSteps:
         self._need_board(game)
         turn = self.ring_board.compute_live(game.state, game.dice)
         if turn.blocked is not None:
-            number = len(game.actions) + 1
+            turn_number = step_at("turn", len(game.actions) + 1)
             if turn.reason is not None and turn.blocked == turn.reason:
-                raise IllegalAction(f"turn {number}: {turn.blocked}")
-            raise Conflict(f"turn {number}: cannot confirm: {turn.blocked}")
+                raise IllegalAction.said(turn.blocked).at(turn_number)
+            raise Conflict.said(say("cannot confirm: {reason}", reason=turn.blocked)).at(
+                turn_number
+            )
         assert turn.dice is not None and turn.rotations is not None
         self.record_step(game, {"dice": turn.dice, "rotations": turn.rotations})

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from companion.games import rings
 from companion.games.base import JSON, RecordError, as_int
-from companion.phrases import say
+from companion.phrases import Phrase, say
 from companion.table import led_scenes, live
 from companion.table.board_parts import (
     BoardHardware,
@@ -93,7 +93,7 @@ class RingBoard:
         self.scene = led_scenes.Scene()
         self.alert_until = 0.0
         self.refusal: str | None = None
-        self.last_reason: str | None = None
+        self.last_reason: Phrase | None = None
 
     # Life cycle ---------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from companion.table import Conflict, Forbidden, NotFound, Table
 from firmware.hardware import Hardware
 from firmware.maps import load_led_map, load_pin_map, parse_pin_map
 from tests.conftest import run_cli
+from tests.phrase_json import english
 from tests.table.conftest import (
     NO_DICE,
     TWO_SEATS,
@@ -109,11 +110,12 @@ def test_confirm_with_a_wrong_die_is_refused_with_the_engines_reason(rings_table
     turn_ring(rings_table, 0, 2)
     game = settled_at(rings_table, game["id"], [2, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     live = game["state"]["live"]
-    assert live["dice_status"]["red"] == {
-        "status": "wrong",
-        "reason": "ring 0 (red) turned 2 but the red die shows 1",
-    }
-    assert live["rings"][0]["difference"] == "ring 0 is 2 slots clockwise of where the game has it"
+    red = live["dice_status"]["red"]
+    assert red["status"] == "wrong"
+    assert english(red["reason"]) == "ring 0 (red) turned 2 but the red die shows 1"
+    assert english(live["rings"][0]["difference"]) == (
+        "ring 0 is 2 slots clockwise of where the game has it"
+    )
     with pytest.raises(IllegalAction) as refused:
         rings_table.act(game["id"], game["version"], {"confirm": True})
     assert str(refused.value) == "turn 1: ring 0 (red) turned 2 but the red die shows 1"
@@ -128,7 +130,7 @@ def test_confirm_with_a_ring_the_dice_do_not_explain_is_refused(rings_table: Tab
     turn_ring(rings_table, 0, 1)
     turn_ring(rings_table, 3, 1)
     game = settled_at(rings_table, game["id"], [1, 0, 0, 1, 0, 0, 0, 0, 0, 0])
-    assert game["state"]["live"]["rings"][3]["difference"] == (
+    assert english(game["state"]["live"]["rings"][3]["difference"]) == (
         "ring 3 is 1 slot clockwise of where the game has it"
     )
     with pytest.raises(IllegalAction, match=r"^turn 1: the yellow die shows 0 but ring 3"):
@@ -300,7 +302,7 @@ def test_after_a_restart_the_table_asks_before_the_game_goes_on(tmp_path: Path) 
         assert game["state"]["last_turn"] == last_turn
         resync = game["state"]["resync"]
         assert resync["reason"] == "restart"
-        assert resync["prompt"] == (
+        assert english(resync["prompt"]) == (
             "the companion restarted: check that no ring was moved while it was off"
         )
         assert all(ring["ok"] for ring in resync["rings"])

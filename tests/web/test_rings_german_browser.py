@@ -62,14 +62,24 @@ def test_a_turn_its_hints_and_the_resync_guide_read_in_german_and_fit_a_phone(
         "Gib die Würfel ein oder würfle. Dann dreh die Ringe."
     )
     expect(page.locator("#blocked")).to_have_text(re.compile(r"^Bestätigen geht noch nicht: "))
+    # The server's reasons are phrases, said in the page's language too.
+    expect(page.locator("#blocked")).to_have_text(
+        "Bestätigen geht noch nicht: Gib zuerst die Würfel ein oder würfle"
+    )
 
     enter_dice(page, {**NO_DICE, "brown": 4})
     brown = page.locator('[data-die-status="brown"]')
     expect(brown).to_have_text(re.compile(r"^Braun: ungenutzt — "))
+    unused = "Der Würfel in Braun zeigt 4, aber kein Ring in Braun wurde gedreht"
+    expect(brown).to_have_text(f"Braun: ungenutzt — {unused}")
     expect(page.locator("#blocked")).to_have_text(re.compile(r"^Bestätigen geht noch nicht: "))
+    expect(page.locator("#blocked")).to_have_text(f"Bestätigen geht noch nicht: {unused}")
     expect(page.locator('.die-faces[aria-label="Würfel in Braun"]')).to_have_count(1)
     turn_ring(page, 9, -4)
     expect(brown).to_have_text(re.compile(r"^Braun: genutzt — "))
+    expect(brown).to_have_text(
+        "Braun: genutzt — Ring 9 (Braun) um 4 gegen den Uhrzeigersinn gedreht"
+    )
     expect(page.locator("#confirm")).to_be_enabled()
 
     page.click("#hints")
@@ -112,6 +122,10 @@ def test_a_turn_its_hints_and_the_resync_guide_read_in_german_and_fit_a_phone(
     expect(page.locator("#resync h2")).to_have_text("Ringe neu abgleichen")
     expect(page.locator("#resync-prompt")).to_have_text(
         re.compile(r"\. Jeder Ring wird abgehakt, sobald er dort ist\.$")
+    )
+    expect(page.locator("#resync-prompt")).to_have_text(
+        "Der letzte Zug wurde rückgängig gemacht: Dreh die Ringe zurück, wie das Spiel sie hat. "
+        "Jeder Ring wird abgehakt, sobald er dort ist."
     )
     expect(page.locator('#resync-list li[data-ring="9"]')).to_have_text(
         re.compile(

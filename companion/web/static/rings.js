@@ -124,7 +124,8 @@
       box.append(buttons);
       const status = dieStatus(colour);
       if (status) {
-        const values = { colour: colourName(colour), status: dieState(status.status), reason: status.reason };
+        const values = { colour: colourName(colour), status: dieState(status.status),
+          reason: status.reason ? Panel.phraseText(status.reason) : "" };
         box.append(el("span", { class: `die-status s-${status.status}`, "data-die-status": colour,
           text: status.reason ? t("{colour}: {status} — {reason}", values) : t("{colour}: {status}", values) }));
       }
@@ -140,7 +141,7 @@
     list.replaceChildren();
     for (const ring of turn().rings || []) {
       const notes = [];
-      if (ring.difference) notes.push(ring.difference);
+      if (ring.difference) notes.push(Panel.phraseText(ring.difference));
       if (ring.aligned === false) notes.push(t("ring {ring} stands between two slots", { ring: ring.ring }));
       else if (ring.settled === false) notes.push(t("ring {ring} is still moving", { ring: ring.ring }));
       if (ring.steps && !ring.difference) {
@@ -156,9 +157,10 @@
       list.append(el("li", { class: "muted", text: diceNow() ?
         t("No ring has turned yet.") : t("Enter or roll the dice, then turn the rings.") }));
     }
-    const blocked = turn().blocked || turn().reason;
+    const blocked = turn().blocked;
     if (blocked && !state().over) {
-      list.append(el("li", { class: "todo", id: "blocked", text: t("Cannot confirm yet: {reason}", { reason: blocked }) }));
+      list.append(el("li", { class: "todo", id: "blocked",
+        text: t("Cannot confirm yet: {reason}", { reason: Panel.phraseText(blocked) }) }));
     }
     // No preview before the dice are in: without them it reads like a promise.
     const preview = document.getElementById("preview");
@@ -202,7 +204,8 @@
     section.hidden = !guide;
     if (!guide) return;
     document.getElementById("resync-prompt").textContent =
-      t("{prompt}. Each ring is ticked off as it gets there.", { prompt: guide.prompt || "" });
+      t("{prompt}. Each ring is ticked off as it gets there.",
+        { prompt: guide.prompt ? Panel.phraseText(guide.prompt) : "" });
     document.getElementById("resync-list").replaceChildren(...(guide.rings || []).map((g) =>
       el("li", { class: g.ok ? "ok" : "todo", "data-ring": g.ring, "data-ok": String(g.ok),
         text: g.ok ? t("{ring} is where the game has it", { ring: ringName(g.ring) }) :

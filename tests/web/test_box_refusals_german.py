@@ -1,5 +1,7 @@
 """More refusals come in the phone's language through the real API (issue 27): a Stones pick
-of a stack that is not eligible. Each keeps its English word for word."""
+of a stack that is not eligible, a seat to take in a game without seats, the Health page's
+tests without a ring board or LED strip, the table view asked for no game and a computer seat
+that cannot go on. Each keeps its English word for word."""
 
 from __future__ import annotations
 
@@ -13,9 +15,12 @@ from companion.catalogue import render
 from companion.games import stones
 from companion.games.base import IllegalAction
 from companion.games.stones import Pick
+from companion.phrases import phrase_from_json
+from companion.players import rings as players
 from tests.conftest import SPEC_EXAMPLES
 from tests.games.stones_build import position
-from tests.web.conftest import assert_error
+from tests.table.conftest import wait_for
+from tests.web.conftest import NEW_RINGS_GAME, assert_error
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 ENGLISH = {"Accept-Language": "en"}
@@ -64,3 +69,68 @@ def test_a_pick_that_takes_no_stone_names_each_direction_and_stone_in_german() -
         "wie der Künstler; S: der Stapel auf [5, 4] ist leer; W: der Stapel auf [4, 3] ist leer)."
     )
     assert str(refused.value) == refused.value.phrase.english()
+
+
+# Seats, the Health page's tests, the table view ----------------------------------------------
+
+
+def test_taking_a_seat_in_a_game_without_seats_is_refused_in_german(client: FlaskClient) -> None:
+    game = created(client, NEW_RINGS_GAME)
+    for does, german in (("take", "Nehmen"), ("free", "Freigeben")):
+        url = f"/api/games/{game['id']}/seats/0/{does}"
+        assert_error(
+            client.post(url, json={}, headers=GERMAN),
+            409,
+            "conflict",
+            f"Spiel {game['id']} hat keine Plätze zum {german}: Das gibt es nur beim "
+            "Kartenspiel auf dem Panel.",
+        )
+        assert_error(
+            client.post(url, json={}, headers=ENGLISH),
+            409,
+            "conflict",
+            f"game {game['id']} has no seats to {does}: only cards played on the panel",
+        )
+
+
+@pytest.mark.usefixtures("owner")
+def test_the_health_pages_tests_without_a_ring_board_are_refused_in_german(
+    client: FlaskClient,
+) -> None:
+    ring_test = ("/api/health/ring-test", {})
+    leds = ("/api/health/leds", {"show": "spokes"})
+    for (url, body), german, english in (
+        (ring_test, "An dieser Box hängt kein Ringbrett.", "no ring board is attached"),
+        (leds, "An dieser Box hängt kein LED-Streifen.", "no LED strip is attached"),
+    ):
+        assert_error(client.post(url, json=body, headers=GERMAN), 409, "conflict", german)
+        assert_error(client.post(url, json=body, headers=ENGLISH), 409, "conflict", english)
+
+
+def test_the_table_view_asked_for_no_game_is_refused_in_german(client: FlaskClient) -> None:
+    answer = client.get("/api/table?game=", headers=GERMAN)
+    assert_error(answer, 404, "not_found", "Es gibt kein Spiel ''")
+    assert_error(client.get("/api/table?game=", headers=ENGLISH), 404, "not_found", "no game ''")
+
+
+# The computer seat ---------------------------------------------------------------------------
+
+
+def test_a_computer_seat_that_cannot_choose_says_so_in_the_readers_language(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def cannot(*_: object) -> None:
+        raise ValueError("no set fits the dice")
+
+    monkeypatch.setattr(players, "choose", cannot)
+    seats = [{"name": "Ann", "corner": 0, "computer": "easy"}, {"name": "Bo", "corner": 2}]
+    game = created(client, {**NEW_RINGS_GAME, "seats": seats})
+
+    def failed() -> dict[str, Any] | None:
+        state = client.get(f"/api/games/{game['id']}").get_json()["state"]
+        computer: dict[str, Any] | None = state.get("computer")
+        return computer if computer and computer.get("error") else None
+
+    error = phrase_from_json(wait_for(failed)["error"])
+    assert error.english() == "the computer seat could not choose: no set fits the dice"
+    assert render(error, "de") == "Der Computerplatz konnte nicht wählen: no set fits the dice"

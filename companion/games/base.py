@@ -162,8 +162,7 @@ def seat_refused(where: str, reason: Phrase) -> Phrase:
 #   cannot be saved or its file name (editor.js);
 # - the ring board's live reasons (``explain``, the confirm blocker: the live view's words,
 #   not errors), the card game's undo reasons, Stones' colour scores (the panel offers only
-#   the scores the engine lists);
-# - the box's backups and releases (``BackupRefused``, ``ReleaseRefused``: the box's words).
+#   the scores the engine lists).
 
 T = TypeVar("T")
 

@@ -1,11 +1,12 @@
 """More refusals come in the phone's language through the real API (issue 27): a Stones pick
 of a stack that is not eligible, a seat to take in a game without seats, the Health page's
-tests without a ring board or LED strip, the table view asked for no game and a computer seat
-that cannot go on. Each keeps its English word for word."""
+tests without a ring board or LED strip, the table view asked for no game, a computer seat
+that cannot go on and the backups the box refuses. Each keeps its English word for word."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -134,3 +135,64 @@ def test_a_computer_seat_that_cannot_choose_says_so_in_the_readers_language(
     error = phrase_from_json(wait_for(failed)["error"])
     assert error.english() == "the computer seat could not choose: no set fits the dice"
     assert render(error, "de") == "Der Computerplatz konnte nicht wählen: no set fits the dice"
+
+
+# Backups -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spoil", "german", "english"),
+    [
+        (
+            lambda d: d[:-3],
+            "Die Sicherung ist beschädigt: ihre Prüfsumme stimmt nicht (",
+            "the backup is damaged: its checksum does not match (",
+        ),
+        (
+            lambda d: b'{"game": "rings"}',
+            "Das ist keine Sicherung von Mandala Companion (sie beginnt nicht wie eine).",
+            "not a Mandala Companion backup (it does not start as one)",
+        ),
+        (
+            lambda d: d.replace(b'"release": "', b'"release": "9', 1),
+            "Die Sicherung stammt von Version 9",
+            "the backup was made by release 9",
+        ),
+        (
+            lambda d: b"",
+            "Anfrage: Schick die Sicherungsdatei als Inhalt.",
+            "request body: send the backup file as the body",
+        ),
+    ],
+    ids=["damaged", "foreign", "newer", "empty"],
+)
+def test_a_refused_restore_is_said_in_german(
+    client: FlaskClient, owner: str, spoil: Any, german: str, english: str
+) -> None:
+    created(client, NEW_RINGS_GAME)
+    download = client.get("/api/box/backup")
+    assert download.status_code == 200
+    spoiled = spoil(download.get_data())
+    for headers, said in ((GERMAN, german), (ENGLISH, english)):
+        answer = client.post("/api/box/restore", data=spoiled, headers=headers)
+        assert answer.status_code == 400, answer.get_data(as_text=True)
+        assert answer.get_json()["error"]["code"] == "malformed"
+        assert answer.get_json()["error"]["message"].startswith(said)
+
+
+def test_a_kept_backup_that_is_not_there_is_refused_in_german(
+    client: FlaskClient, owner: str, data_dir: Path
+) -> None:
+    url = "/api/box/backups/daily-nope.mandala-backup/restore"
+    assert_error(
+        client.post(url, json={}, headers=GERMAN),
+        400,
+        "malformed",
+        "Es gibt keine aufbewahrte Sicherung namens 'daily-nope.mandala-backup'.",
+    )
+    assert_error(
+        client.post(url, json={}, headers=ENGLISH),
+        400,
+        "malformed",
+        "backup: no kept backup named 'daily-nope.mandala-backup'",
+    )

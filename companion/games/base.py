@@ -161,8 +161,8 @@ def seat_refused(where: str, reason: Phrase) -> Phrase:
 #   taken, the seat counts), a ring's offset (calibrate.js), a board that
 #   cannot be saved or its file name (editor.js);
 # - the ring board's live reasons (``explain``, the confirm blocker: the live view's words,
-#   not errors), the card game's undo reasons, Stones' eligibility reasons and colour scores;
-# - the box's backups and releases (``BackupRefused``, ``ReleaseRefused``: the box's words).
+#   not errors), the card game's undo reasons, Stones' colour scores (the panel offers only
+#   the scores the engine lists).
 
 T = TypeVar("T")
 

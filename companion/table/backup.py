@@ -40,6 +40,7 @@ from typing import Any, Final
 
 from companion.files import ForeignFile, release_key, split_header, sync_dir, write_file
 from companion.games.base import RecordError
+from companion.phrases import Phrase, say
 from companion.table.lock import LOCK_NAME
 from companion.table.schema import SCHEMA_VERSION
 from companion.table.store import DB_NAME
@@ -68,7 +69,13 @@ STAGING_PREFIX: Final = ".restoring-"
 
 
 class BackupRefused(RecordError):
-    """A file that cannot be restored (foreign, damaged, newer); the message says which."""
+    """A file that cannot be restored (foreign, damaged, newer); the message says which, in
+    the phone's language too (made with :meth:`~companion.games.base.MandalaError.said`;
+    paths, names and SQLite's or the system's own words are its values, as they are)."""
+
+
+def _damaged(why: Phrase) -> BackupRefused:
+    return BackupRefused.said(say("the backup is damaged: {why}", why=why))
 
 
 def release() -> str:
@@ -149,14 +156,26 @@ def make_backup(data_dir: Path) -> bytes:
     """
     database = data_dir / DB_NAME
     if not database.is_file():
-        raise BackupRefused(f"{data_dir}: no {DB_NAME} there: nothing to back up")
+        raise BackupRefused.said(
+            say(
+                "{folder}: no {database} there: nothing to back up",
+                folder=str(data_dir),
+                database=DB_NAME,
+            )
+        )
     with tempfile.TemporaryDirectory(prefix="mandala-backup-") as scratch:
         copy = Path(scratch) / DB_NAME
         try:
             snapshot_database(database, copy)
             schema = int(sqlite3.connect(copy).execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as error:
-            raise BackupRefused(f"{database}: cannot copy the database: {error}") from error
+            raise BackupRefused.said(
+                say(
+                    "{database}: cannot copy the database: {error}",
+                    database=str(database),
+                    error=str(error),
+                )
+            ) from error
         members = [(copy, DB_NAME), *_data_files(data_dir)]
         # The tar is compressed as it is written: only the compressed file is held in memory
         # (a year of games, an 8.4 MB database: 1.6 MB), never the whole tar besides it.
@@ -200,10 +219,12 @@ def _header(data: bytes) -> tuple[Header, bytes]:
             sha256=str(obj["sha256"]),
         )
         release_key(header.release)
-    except ForeignFile as error:
-        raise BackupRefused(f"not a Mandala Companion backup ({error})") from None
+    except ForeignFile:  # "it does not start as one"
+        raise BackupRefused.said(
+            say("not a Mandala Companion backup (it does not start as one)")
+        ) from None
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
-        raise BackupRefused(f"the backup is damaged: its header cannot be read ({error})") from None
+        raise _damaged(say("its header cannot be read ({error})", error=str(error))) from None
     return header, body
 
 
@@ -217,15 +238,23 @@ def check_backup(data: bytes) -> Header:
     header, body = _header(data)
     mine = release()
     if release_key(header.release) > release_key(mine) or header.schema > SCHEMA_VERSION:
-        raise BackupRefused(
-            f"the backup was made by release {header.release} (schema {header.schema}); this "
-            f"is release {mine} (schema {SCHEMA_VERSION}): install release {header.release} "
-            "or later to restore it"
+        raise BackupRefused.said(
+            say(
+                "the backup was made by release {release} (schema {schema}); this is release "
+                "{mine} (schema {my_schema}): install release {release} or later to restore it",
+                release=header.release,
+                schema=header.schema,
+                mine=mine,
+                my_schema=SCHEMA_VERSION,
+            )
         )
     if len(body) != header.bytes or hashlib.sha256(body).hexdigest() != header.sha256:
-        raise BackupRefused(
-            f"the backup is damaged: its checksum does not match ({len(body)} of "
-            f"{header.bytes} bytes)"
+        raise _damaged(
+            say(
+                "its checksum does not match ({got} of {bytes} bytes)",
+                got=len(body),
+                bytes=header.bytes,
+            )
         )
     return header
 
@@ -233,7 +262,7 @@ def check_backup(data: bytes) -> Header:
 def _safe_name(name: str) -> str:
     path = PurePosixPath(name)
     if path.is_absolute() or not path.parts or ".." in path.parts or "\\" in name:
-        raise BackupRefused(f"the backup is damaged: it holds a file named {name!r}")
+        raise _damaged(say("it holds a file named {name}", name=repr(name)))
     return path.as_posix()
 
 
@@ -247,11 +276,11 @@ def _unpack(body: bytes, target: Path) -> list[str]:
                 if info.isdir():
                     continue
                 if not info.isfile():
-                    raise BackupRefused(f"the backup is damaged: {info.name!r} is not a file")
+                    raise _damaged(say("{name} is not a file", name=repr(info.name)))
                 name = _safe_name(info.name)
                 total += info.size
                 if total > MAX_BYTES or len(names) >= MAX_FILES:
-                    raise BackupRefused("the backup is damaged: it unpacks to too much")
+                    raise _damaged(say("it unpacks to too much"))
                 source = tar.extractfile(info)
                 assert source is not None  # a regular file always has content
                 path = target / name
@@ -265,9 +294,7 @@ def _unpack(body: bytes, target: Path) -> list[str]:
                     shutil.copyfileobj(source, handle)
                 names.append(name)
     except (OSError, EOFError, tarfile.TarError, gzip.BadGzipFile) as error:
-        raise BackupRefused(
-            f"the backup is damaged: its archive cannot be read ({error})"
-        ) from None
+        raise _damaged(say("its archive cannot be read ({error})", error=str(error))) from None
     return names
 
 
@@ -281,11 +308,9 @@ def _check_database(path: Path) -> None:
         finally:
             db.close()
     except sqlite3.Error as error:
-        raise BackupRefused(
-            f"the backup is damaged: its database cannot be read ({error})"
-        ) from None
+        raise _damaged(say("its database cannot be read ({error})", error=str(error))) from None
     if check != [("ok",)] or not 1 <= schema <= SCHEMA_VERSION:
-        raise BackupRefused("the backup is damaged: its database fails SQLite's check")
+        raise _damaged(say("its database fails SQLite's check"))
 
 
 # Restoring one --------------------------------------------------------------------------
@@ -308,7 +333,7 @@ def restore_files(data_dir: Path, data: bytes) -> tuple[Header, Path | None]:
     try:
         names = _unpack(_header(data)[1], staging)
         if DB_NAME not in names:
-            raise BackupRefused(f"the backup is damaged: it holds no {DB_NAME}")
+            raise _damaged(say("it holds no {database}", database=DB_NAME))
         _check_database(staging / DB_NAME)
         kept = None
         if (data_dir / DB_NAME).is_file():
@@ -375,7 +400,7 @@ def kept_backup(data_dir: Path, name: str) -> Path:
     for kept in kept_backups(data_dir):
         if kept.name == name:
             return kept.path
-    raise BackupRefused(f"backup: no kept backup named {name[:80]!r}")
+    raise BackupRefused.said(say("backup: no kept backup named {name}", name=repr(name[:80])))
 
 
 def _keep(data_dir: Path, data: bytes, kind: str, keep: int, day: str | None = None) -> Path:

@@ -158,7 +158,9 @@ class RingPlan:
     start: tuple[int, ...]
     spokes: int
     rotations: tuple[Rotation, ...] | None = None
-    error: str | None = None
+    error: Phrase | None = None
+    """Why the seat cannot go on (the state's ``error``, as phrase JSON for the reader's
+    language)."""
     cancelled: threading.Event = field(default_factory=threading.Event)
 
     def target(self, ring: int) -> int:
@@ -262,7 +264,7 @@ class ComputerSeats:
             level: Any = plan.level
             rotations = players.choose(state, plan.dice, level, rng)
         except ValueError as error:
-            reason = str(error)
+            reason = _reason(error)
             self._post(lambda: self._failed(plan, reason))
             return
         if not self._post(lambda: self._chosen(plan, rotations)):
@@ -284,10 +286,10 @@ class ComputerSeats:
             return False
         return True
 
-    def _failed(self, plan: RingPlan, reason: str) -> None:
+    def _failed(self, plan: RingPlan, reason: str | Phrase) -> None:
         if self.plan is plan:
-            plan.error = f"the computer seat could not choose: {reason}"
-            log.error("game %s: %s", plan.game_id, plan.error)
+            plan.error = say("the computer seat could not choose: {reason}", reason=reason)
+            log.error("game %s: %s", plan.game_id, plan.error.english())
             self._publish(plan.game_id)
 
     def _chosen(self, plan: RingPlan, rotations: tuple[Rotation, ...]) -> None:
@@ -318,8 +320,10 @@ class ComputerSeats:
         try:
             self.table.act(game.id, game.version, action)
         except MandalaError as error:
-            plan.error = f"the computer seat could not play its turn: {error}"
-            log.error("game %s: %s", game.id, plan.error)
+            plan.error = say(
+                "the computer seat could not play its turn: {reason}", reason=_reason(error)
+            )
+            log.error("game %s: %s", game.id, plan.error.english())
             self._publish(game.id)
             return
         self.last[game.id] = {**announced, "stage": "played", "turn": plan.turn + 1}
@@ -395,7 +399,7 @@ class ComputerSeats:
             "rings": rings,
             "text": told.english(),
             "phrase": told.to_json(),
-            "error": plan.error,
+            "error": None if plan.error is None else plan.error.to_json(),
         }
 
     def view(self, game: Game) -> dict[str, JSON]:
@@ -437,6 +441,14 @@ class ComputerSeats:
                 direction = 1 if remaining >= 0 else -1
             return led_scenes.Chase(ring, direction, colours[ring])
         return None
+
+
+def _reason(error: Exception) -> str | Phrase:
+    """An error's reason as its words when it has ours (``MandalaError.said``), else its own
+    text as a value (a rules engine's or Python's, English)."""
+    if isinstance(error, MandalaError) and error.phrase is not None:
+        return error.phrase
+    return str(error)
 
 
 def _rotation_json(rotation: Rotation) -> dict[str, JSON]:

@@ -200,7 +200,7 @@ class RingBoard:
     def bank(self) -> RingBankLike:
         """The ring bank. :raises Conflict: with no ring board attached."""
         if self.hardware is None:
-            raise Conflict("no ring board is attached")
+            raise Conflict.said(say("no ring board is attached"))
         return self.hardware.bank
 
     def zero(self) -> None:
@@ -426,7 +426,7 @@ class RingBoard:
         """The emulator's hand. :raises Conflict: no board. :raises Forbidden: a real one."""
         hardware = self.hardware
         if hardware is None:
-            raise Conflict("no ring board is attached")
+            raise Conflict.said(say("no ring board is attached"))
         if not hardware.emulated or hardware.turner is None:
             raise Forbidden.said(
                 say("emulator controls work only in emulation, not on real hardware")
@@ -490,7 +490,7 @@ class RingBoard:
         """
         count = self.led_count()
         if not count or self.hardware is None:
-            raise Conflict("no LED strip is attached")
+            raise Conflict.said(say("no LED strip is attached"))
         if show == "off":
             self.health.end_led_test()
         elif show == "pixel":

@@ -121,7 +121,7 @@ def restore_upload() -> Response:
     request.max_content_length = RESTORE_MAX_BYTES
     data = request.get_data(cache=False)
     if not data:
-        raise backup.BackupRefused("request body: send the backup file as the body")
+        raise backup.BackupRefused.said(say("request body: send the backup file as the body"))
     return restored(data)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion.games.base import JSON
+from companion.phrases import say
 from companion.table import NotFound
 from companion.table.adapters import adapter
 from companion.table.seats import Viewer
@@ -89,7 +90,7 @@ def chosen_game() -> str | None:
     """The game asked for with ``?game=<id>`` (None: the game in play)."""
     asked = request.args.get("game")
     if asked is not None and not asked:
-        raise NotFound("no game ''")
+        raise NotFound.said(say("no game {game}", game=repr(asked)))
     return asked
 
 

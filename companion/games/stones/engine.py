@@ -55,7 +55,7 @@ from companion.games.stones.pieces import (
     parse_stone,
     stack_key,
 )
-from companion.phrases import say
+from companion.phrases import Phrase, say
 
 KIND = "stones"
 ACTIONS_KEY = "actions"
@@ -276,23 +276,55 @@ def new_game(setup: Mapping[str, JSON]) -> State:
 # ---------------------------------------------------------------------------- PICK
 
 
-def _ineligible_reason(state: State, mover: int, to: Cell, direction: Direction) -> str | None:
+def _ineligible_reason(state: State, mover: int, to: Cell, direction: Direction) -> Phrase | None:
     """Say why the stack in ``direction`` of ``to`` is not eligible for artist ``mover``
     standing on ``to`` (None when it is eligible)."""
     cell = neighbour(to, direction)
     stack = state.stack_at(cell)
     if not stack:
-        return f"the stack at {cell_text(cell)} is empty"
+        return say("the stack at {cell} is empty", cell=cell_text(cell))
     pattern = state.artists[mover].pattern
     if stack[-1].pattern != pattern:
-        return (
-            f"the top stone of the stack at {cell_text(cell)} is {stack[-1]}, "
-            f"not {pattern} like the artist"
+        return say(
+            "the top stone of the stack at {cell} is {stone}, not {pattern} like the artist",
+            cell=cell_text(cell),
+            stone=stone_words(stack[-1]),
+            pattern=PATTERN_WORDS[pattern],
         )
     for other, artist in enumerate(state.artists):
         if other != mover and artist.at in STACK_TOUCHES[cell]:
-            return f"the stack at {cell_text(cell)} touches the artist on {cell_text(artist.at)}"
+            return say(
+                "the stack at {cell} touches the artist on {artist}",
+                cell=cell_text(cell),
+                artist=cell_text(artist.at),
+            )
     return None
+
+
+#: The words of a stone's colour and pattern and of a direction's letter (``E`` is ``O`` in
+#: German), for the refusals' phrases.
+COLOUR_WORDS: dict[Colour, Phrase] = {
+    "red": say("red"),
+    "purple": say("purple"),
+    "blue": say("blue"),
+    "yellow": say("yellow"),
+}
+PATTERN_WORDS: dict[Pattern, Phrase] = {"dots": say("dots"), "lines": say("lines")}
+DIRECTION_WORDS: dict[Direction, Phrase] = {
+    "N": say("N"),
+    "E": say("E"),
+    "S": say("S"),
+    "W": say("W"),
+}
+
+
+def stone_words(stone: Stone) -> Phrase:
+    """A stone as people say it, ``red-dots`` in English (its name, as records write it)."""
+    return say(
+        "{colour}-{pattern}",
+        colour=COLOUR_WORDS[stone.colour],
+        pattern=PATTERN_WORDS[stone.pattern],
+    )
 
 
 def _is_eligible(state: State, mover: int, to: Cell, direction: Direction) -> bool:
@@ -372,16 +404,33 @@ def _apply_pick(state: State, pick: Pick) -> State:
     # Only the other artists block, so the eligible stones can be found before the move.
     eligible = eligible_directions(state, mover, pick.to)
     if not eligible:
-        reasons = "; ".join(
-            f"{d}: {_ineligible_reason(state, mover, pick.to, d)}" for d in DIRECTIONS
+        reasons: Phrase | None = None
+        for d in DIRECTIONS:
+            why = _ineligible_reason(state, mover, pick.to, d)
+            assert why is not None  # no direction is eligible
+            reason = say("{where}: {reason}", where=DIRECTION_WORDS[d], reason=why)
+            reasons = (
+                reason
+                if reasons is None
+                else say("{earlier}; {later}", earlier=reasons, later=reason)
+            )
+        raise IllegalAction.said(
+            say(
+                "to: no stone is eligible for the {pattern} artist on {cell} ({reasons})",
+                pattern=PATTERN_WORDS[state.artists[mover].pattern],
+                cell=cell_text(pick.to),
+                reasons=reasons or "",
+            )
         )
-        raise IllegalAction(
-            f"to: no stone is eligible for the {state.artists[mover].pattern} artist on "
-            f"{cell_text(pick.to)} ({reasons})"
+    refused = _ineligible_reason(state, mover, pick.to, pick.first)
+    if refused is not None:
+        raise IllegalAction.said(
+            say(
+                "first {first}: {reason}; it is not eligible",
+                first=DIRECTION_WORDS[pick.first],
+                reason=refused,
+            )
         )
-    reason = _ineligible_reason(state, mover, pick.to, pick.first)
-    if reason is not None:
-        raise IllegalAction(f"first {pick.first}: {reason}; it is not eligible")
     stacks = list(state.stacks)
     tower: list[Stone] = []
     for direction in clockwise_from(pick.first):

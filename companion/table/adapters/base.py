@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import JSON, Engine
-from companion.phrases import Phrase
+from companion.phrases import Phrase, say
 from companion.table.adapters.result import Result, result_of
 from companion.table.errors import Conflict
 from companion.table.game import Game
@@ -174,14 +174,18 @@ class Adapter:
 
         :raises Conflict: the kind has no seats to take (here).
         """
-        raise Conflict(f"game {game.id} has no seats to take: only cards played on the panel")
+        raise Conflict.said(
+            say("game {game} has no seats to take: only cards played on the panel", game=game.id)
+        )
 
     def check_free(self, game: Game, tokens: GameTokens, seat: int, viewer: Viewer) -> None:
         """Refuse to free ``seat`` for ``viewer``.
 
         :raises Conflict: the kind has no seats to free (here).
         """
-        raise Conflict(f"game {game.id} has no seats to free: only cards played on the panel")
+        raise Conflict.said(
+            say("game {game} has no seats to free: only cards played on the panel", game=game.id)
+        )
 
     def seat_name(self, game: Game, seat: int) -> str:
         """The name of ``seat`` (a number the kind's checks have accepted)."""

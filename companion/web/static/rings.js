@@ -248,7 +248,7 @@
     section.hidden = !(now || last || waiting) || Boolean(state().over && !last);
     let text = "";
     const said = (found) => (found.phrase ? Panel.phraseText(found.phrase) : found.text);
-    if (now) text = now.error || said(now);
+    if (now) text = now.error ? Panel.phraseText(now.error) : said(now);
     else if (waiting) text = t("{name} (computer) waits after the undo.", { name: waiting });
     else if (last) {
       text = t("Turn {number}: {text}. Move the pegs as the last turn says.", { number: last.turn, text: said(last) });

@@ -80,7 +80,7 @@
   function computerLines() {
     const s = state();
     if (s.computer) {
-      return { say: s.computer.error || s.computer.text,
+      return { say: said(s.computer.error || s.computer.phrase || s.computer.text),
         rings: (s.computer.rings || []).map((r) => ({ text: r.text, done: r.done })) };
     }
     if (s.computer_waiting) {

@@ -15,6 +15,7 @@ from typing import Any
 
 from babel.dates import format_datetime
 from flask import Blueprint, render_template, request
+from flask_babel import pgettext
 
 from companion.games.base import RecordError
 from companion.phrases import say
@@ -67,13 +68,33 @@ def place(rank: int) -> str:
     return words(ordinals[suffix])
 
 
+def variant_words(kind: str | None, variant: str | None) -> str | None:
+    """A play's variant as the page's language says it (the log stores its code: a ring
+    game's ``standard``, ``two-bases`` or ``solo``, a card game's ``play`` or ``table``); a
+    code it does not know stays as it is."""
+    if variant is None:
+        return None
+    known = {
+        ("rings", "standard"): say("standard"),
+        ("rings", "two-bases"): say("two-bases"),
+        ("rings", "solo"): say("solo"),
+        # the English is the stored code, as the page always showed it
+        ("cards", "play"): pgettext("a card game played on the panel", "play"),
+        ("cards", "table"): pgettext("a card game tracking a real table", "table"),
+    }
+    found = known.get((kind or "", variant))
+    if found is None:
+        return variant
+    return found if isinstance(found, str) else words(found)
+
+
 def play_view(play: Play, colours: dict[int, str]) -> dict[str, Any]:
     """A play as the pages show it."""
     tie = len(play.winners) > 1
     return {
         "id": play.id,
         "game": words(adapter(play.kind).title_words) if play.kind else play.kind,
-        "variant": play.variant,
+        "variant": variant_words(play.kind, play.variant),
         "board": play.board,
         "when": local_time(play.started),
         "minutes": play.minutes,

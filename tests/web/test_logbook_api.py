@@ -323,3 +323,18 @@ def test_numbers_no_player_can_have_are_refused_as_json_errors(
         "versus: pick another player than the player themselves",
     )
     assert client.get(f"/players/{huge}").status_code == 404
+
+
+def test_the_german_history_names_each_plays_variant_in_german(
+    client: FlaskClient, owner: str
+) -> None:
+    for name in ("cards-t2-cups-decide", "rings-08-win-by-centre-entry"):
+        answer = client.post("/api/games", json={"record": renamed(name, {})})
+        assert answer.status_code == 201, answer.get_data(as_text=True)
+    german = client.get("/history", headers={"Accept-Language": "de"})
+    assert german.status_code == 200
+    text = german.get_data(as_text=True)
+    assert "· am echten Tisch</span>" in text and "· Standard</span>" in text
+    assert "· table</span>" not in text and "· standard</span>" not in text
+    english = client.get("/history", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "· table</span>" in english and "· standard</span>" in english

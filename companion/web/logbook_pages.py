@@ -43,6 +43,25 @@ FIGURE_WORDS = {
 }
 
 
+#: A player colour's name (Panel.colourName's words in the scripts); the English is the
+#: stored name, as the player page always showed it.
+PLAYER_COLOUR_WORDS = {
+    "red": say("red"),
+    "blue": say("blue"),
+    "green": say("green"),
+    "yellow": say("yellow"),
+    "brown": say("brown"),
+    "orange": say("orange"),
+    "purple": say("purple"),
+    "cyan": say("cyan"),
+    "pink": say("pink"),
+    "lime": say("lime"),
+    "teal": say("teal"),
+    "white": say("white"),
+    "black": say("black"),
+}
+
+
 def fill(colour: str) -> str:
     """The class of a player colour's dot (``static/logbook.css``; the panel's CSP allows no
     inline style)."""
@@ -172,6 +191,11 @@ def player(player_id: int) -> str | tuple[str, int]:
     data = {
         "player": found.to_json(),
         "fill": fill(found.colour),
+        "colour_words": (
+            words(PLAYER_COLOUR_WORDS[found.colour])
+            if found.colour in PLAYER_COLOUR_WORDS
+            else found.colour
+        ),
         "statistics": {**statistics, "kinds": kinds},
         "head": head,
         "recent": recent,

@@ -15,6 +15,7 @@ longest 2). Ann against Bo: 3 wins alone, 1 loss, 1 tie, 1 someone else won (Cy)
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from companion.table.owner import HOW_TO
+from companion.web import pages
 from tests.conftest import SPEC_EXAMPLES
 from tests.web.conftest import assert_error, pair_owner
 
@@ -338,3 +340,19 @@ def test_the_german_history_names_each_plays_variant_in_german(
     assert "· table</span>" not in text and "· standard</span>" not in text
     english = client.get("/history", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "· table</span>" in english and "· standard</span>" in english
+
+
+def test_a_german_player_page_names_the_players_colour_in_german(
+    client: FlaskClient, owner: str
+) -> None:
+    answer = client.post("/api/games", json={"record": renamed("cards-t2-cups-decide", {})})
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    ids = player_ids(client)
+    (colour,) = [p["colour"] for p in client.get("/api/players").get_json()["players"]
+                 if p["name"] == "Ann"]  # fmt: skip
+    german = client.get(f"/players/{ids['Ann']}", headers={"Accept-Language": "de"})
+    assert german.status_code == 200
+    said = {"orange": "Orange", "cyan": "Türkis", "teal": "Petrol"}[colour]
+    assert re.search(rf"Farbe: [A-Z] {said}\b", german.get_data(as_text=True))
+    english = client.get(f"/players/{ids['Ann']}", headers={"Accept-Language": "en"})
+    assert f"Colour: {pages.LETTERS[colour]} {colour}" in english.get_data(as_text=True)

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from babel.dates import format_datetime
+from babel.numbers import format_decimal
 from flask import Blueprint, render_template, request
 from flask_babel import pgettext
 
@@ -60,6 +61,15 @@ PLAYER_COLOUR_WORDS = {
     "white": say("white"),
     "black": say("black"),
 }
+
+
+@blueprint.app_template_filter("decimal")
+def decimal(value: object) -> str:
+    """A figure as the page's language writes it (``15.8``, ``15,8`` in German); a whole
+    number or a word stays as it is."""
+    if isinstance(value, float):
+        return str(format_decimal(value, format="0.0", locale=language()))
+    return str(value)
 
 
 def fill(colour: str) -> str:
@@ -196,6 +206,7 @@ def player(player_id: int) -> str | tuple[str, int]:
             if found.colour in PLAYER_COLOUR_WORDS
             else found.colour
         ),
+        "colour_names": {name: words(phrase) for name, phrase in PLAYER_COLOUR_WORDS.items()},
         "statistics": {**statistics, "kinds": kinds},
         "head": head,
         "recent": recent,

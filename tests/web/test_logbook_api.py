@@ -356,3 +356,20 @@ def test_a_german_player_page_names_the_players_colour_in_german(
     assert re.search(rf"Farbe: [A-Z] {said}\b", german.get_data(as_text=True))
     english = client.get(f"/players/{ids['Ann']}", headers={"Accept-Language": "en"})
     assert f"Colour: {pages.LETTERS[colour]} {colour}" in english.get_data(as_text=True)
+
+
+def test_a_german_player_page_writes_colours_and_decimals_in_german(
+    client: FlaskClient, owner: str
+) -> None:
+    answer = client.post("/api/games", json={"record": renamed("cards-t2-cups-decide", {})})
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    ann = player_ids(client)["Ann"]
+    german = client.get(f"/players/{ann}", headers={"Accept-Language": "de"})
+    english = client.get(f"/players/{ann}", headers={"Accept-Language": "en"})
+    assert german.status_code == english.status_code == 200
+    de, en = german.get_data(as_text=True), english.get_data(as_text=True)
+    river = re.findall(r" ([a-z]+) ×\d", en)  # the river's colours, most used first
+    assert river and all(name in pages.LETTERS for name in river)
+    assert re.findall(r" ([a-z]+) ×\d", de) == []
+    assert re.search(r"<dd>\d+\.\d</dd>", en) and not re.search(r"<dd>\d+\.\d</dd>", de)
+    assert re.search(r"<dd>\d+,\d</dd>", de)  # the mean score, "23,0"

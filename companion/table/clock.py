@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from companion.phrases import Phrase, Value, say, say_n
+from companion.table.phones import phone_label_words
 
 MARK_KEY: Final = "clock_taken"
 """The setting that records each time taken from a phone and the stamps corrected with it."""
@@ -129,7 +130,7 @@ class BoxClock:
         elif (taken := self.taken) is not None:
             found = {"source": "phone", "phone": taken.phone, "offset_s": round(taken.offset, 3)}
             values: dict[str, Value] = {
-                "phone": taken.phone,
+                "phone": phone_label_words(taken.phone),
                 "time": plain(taken.box_time + taken.offset),
                 "difference": describe(taken.offset),
             }

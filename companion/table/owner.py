@@ -30,6 +30,7 @@ from typing import Any, Protocol, TypeVar
 
 from companion.phrases import say
 from companion.table.errors import Conflict, Forbidden, NotFound, StorageError
+from companion.table.phones import MAX_LABEL
 from companion.table.schema import SCHEMA_VERSION, OwnerRow, describe_sqlite_error, schema_version
 from companion.table.seats import digest, new_token
 from companion.table.store import DB_NAME, Store
@@ -53,7 +54,6 @@ MAX_WRONG_CODES = 10
 """Wrong codes tolerated before every outstanding code is forgotten."""
 MAX_WAITING = 16
 """Requests waiting for the button at once; the oldest are dropped beyond this."""
-MAX_LABEL = 60
 CODE_DIGITS = 8
 
 HOW_TO_WORDS = say(
@@ -76,34 +76,6 @@ def new_pair_code() -> str:
 def code_digest(code: str) -> str:
     """The digest a code is stored as (spaces and dashes do not count)."""
     return digest("".join(c for c in code if c not in " -"))
-
-
-def phone_label(user_agent: str) -> str:
-    """Name a phone in plain words from its browser's User-Agent (``Chrome on Android``)."""
-    systems = (
-        ("iPhone", "iPhone"),
-        ("iPad", "iPad"),
-        ("Android", "Android"),
-        ("Windows", "Windows"),
-        ("Mac OS", "Mac"),
-        ("CrOS", "Chromebook"),
-        ("Linux", "Linux"),
-    )
-    browsers = (
-        ("Firefox/", "Firefox"),
-        ("Edg/", "Edge"),
-        ("Chrome/", "Chrome"),
-        ("Safari/", "Safari"),
-        ("curl/", "curl"),
-    )
-    system = next((name for key, name in systems if key in user_agent), None)
-    browser = next((name for key, name in browsers if key in user_agent), None)
-    if system and browser:
-        return f"{browser} on {system}"
-    if system or browser:
-        return str(system or browser)
-    kept = "".join(c for c in user_agent if c.isprintable())[:MAX_LABEL].strip()
-    return kept or "a device without a name"
 
 
 @dataclass

@@ -34,7 +34,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion.phrases import phrase_from_json, say
 from companion.table import backup, clock
-from companion.table.owner import phone_label
+from companion.table.phones import phone_label
 from companion.table.rolling import FILES_LOCK
 from companion.table.schema import SCHEMA_VERSION
 from companion.table.store import DB_NAME

@@ -14,7 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from babel.dates import format_datetime
+from babel.numbers import format_decimal
 from flask import Blueprint, render_template, request
+from flask_babel import pgettext
 
 from companion.games.base import RecordError
 from companion.phrases import say
@@ -42,6 +44,34 @@ FIGURE_WORDS = {
 }
 
 
+#: A player colour's name (Panel.colourName's words in the scripts); the English is the
+#: stored name, as the player page always showed it.
+PLAYER_COLOUR_WORDS = {
+    "red": say("red"),
+    "blue": say("blue"),
+    "green": say("green"),
+    "yellow": say("yellow"),
+    "brown": say("brown"),
+    "orange": say("orange"),
+    "purple": say("purple"),
+    "cyan": say("cyan"),
+    "pink": say("pink"),
+    "lime": say("lime"),
+    "teal": say("teal"),
+    "white": say("white"),
+    "black": say("black"),
+}
+
+
+@blueprint.app_template_filter("decimal")
+def decimal(value: object) -> str:
+    """A figure as the page's language writes it (``15.8``, ``15,8`` in German); a whole
+    number or a word stays as it is."""
+    if isinstance(value, float):
+        return str(format_decimal(value, format="0.0", locale=language()))
+    return str(value)
+
+
 def fill(colour: str) -> str:
     """The class of a player colour's dot (``static/logbook.css``; the panel's CSP allows no
     inline style)."""
@@ -67,13 +97,33 @@ def place(rank: int) -> str:
     return words(ordinals[suffix])
 
 
+def variant_words(kind: str | None, variant: str | None) -> str | None:
+    """A play's variant as the page's language says it (the log stores its code: a ring
+    game's ``standard``, ``two-bases`` or ``solo``, a card game's ``play`` or ``table``); a
+    code it does not know stays as it is."""
+    if variant is None:
+        return None
+    known = {
+        ("rings", "standard"): say("standard"),
+        ("rings", "two-bases"): say("two-bases"),
+        ("rings", "solo"): say("solo"),
+        # the English is the stored code, as the page always showed it
+        ("cards", "play"): pgettext("a card game played on the panel", "play"),
+        ("cards", "table"): pgettext("a card game tracking a real table", "table"),
+    }
+    found = known.get((kind or "", variant))
+    if found is None:
+        return variant
+    return found if isinstance(found, str) else words(found)
+
+
 def play_view(play: Play, colours: dict[int, str]) -> dict[str, Any]:
     """A play as the pages show it."""
     tie = len(play.winners) > 1
     return {
         "id": play.id,
         "game": words(adapter(play.kind).title_words) if play.kind else play.kind,
-        "variant": play.variant,
+        "variant": variant_words(play.kind, play.variant),
         "board": play.board,
         "when": local_time(play.started),
         "minutes": play.minutes,
@@ -151,6 +201,12 @@ def player(player_id: int) -> str | tuple[str, int]:
     data = {
         "player": found.to_json(),
         "fill": fill(found.colour),
+        "colour_words": (
+            words(PLAYER_COLOUR_WORDS[found.colour])
+            if found.colour in PLAYER_COLOUR_WORDS
+            else found.colour
+        ),
+        "colour_names": {name: words(phrase) for name, phrase in PLAYER_COLOUR_WORDS.items()},
         "statistics": {**statistics, "kinds": kinds},
         "head": head,
         "recent": recent,

@@ -24,7 +24,8 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.games.base import RecordError, as_str, check_keys
 from companion.phrases import Phrase, say
-from companion.table.owner import HOW_TO_WORDS, OwnerRequired, phone_label
+from companion.table.owner import HOW_TO_WORDS, OwnerRequired
+from companion.table.phones import phone_label
 from companion.web.context import json_body, table
 from companion.web.viewer import keep_token
 

@@ -77,9 +77,23 @@ def svg(plot_id: str, title: str, desc: str, body: list[str]) -> str:
     )
 
 
-def label(x: float, y: float, text: str, anchor: str = "middle", paint: str = TEXT) -> str:
-    """A text label at ``(x, y)``."""
-    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" {paint}>{escape(text)}</text>'
+def label(
+    x: float, y: float, text: str, anchor: str = "middle", paint: str = TEXT, *, size: int = 0
+) -> str:
+    """A text label at ``(x, y)`` (``size``: its font size, when not the plot's)."""
+    font = f' font-size="{size}"' if size else ""
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{font} {paint}>{escape(text)}</text>'
+    )
+
+
+def fitting_size(longest: int, room: float) -> int:
+    """The font size (12 down to 8) at which ``longest`` characters fit in ``room`` units: a
+    digit is about 0.6 of the font size wide."""
+    size = 12
+    while size > 8 and 0.6 * size * longest > room:
+        size -= 1
+    return size
 
 
 def sampled(count: int) -> list[int]:
@@ -193,15 +207,26 @@ def score_distribution(
     slot = width / len(bars)
     body = [f'<line x1="{LEFT}" y1="{BOTTOM}" x2="{WIDTH - RIGHT}" y2="{BOTTOM}" '
             f'{GRID}/>']  # fmt: skip
-    for number, (start, end, count) in enumerate(bars):
+    names = [str(start) if start == end else f"{start}-{end}" for start, end, _ in bars]
+    # ranges ("12-13") side by side ran into each other at 12 units: they shrink to fit
+    size = fitting_size(max(len(name) for name in names), slot - 3)
+    for number, (_, _, count) in enumerate(bars):
         x = LEFT + slot * number
         tall = height * count / most
         body.append(f'<rect x="{x + slot * 0.12:.1f}" y="{BOTTOM - tall:.1f}" '
                     f'width="{slot * 0.76:.1f}" height="{tall:.1f}" {BAR}/>')  # fmt: skip
         if count:
             body.append(label(x + slot / 2, BOTTOM - tall - 3, f"{count:,}"))
-        name = str(start) if start == end else f"{start}-{end}"
-        body.append(label(x + slot / 2, BOTTOM + 14, name, "middle", MUTED))
+        body.append(
+            label(
+                x + slot / 2,
+                BOTTOM + 14,
+                names[number],
+                "middle",
+                MUTED,
+                size=0 if size == 12 else size,
+            )
+        )
     if unit == "score":
         caption = say("score; the bars count scores ({total})", total=f"{total:,}")
     else:

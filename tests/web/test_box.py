@@ -6,6 +6,7 @@ import calendar
 import http.client
 import json
 import os
+import re
 import socket
 import sqlite3
 import threading
@@ -408,3 +409,19 @@ def test_a_restore_with_the_ring_board_attached_guides_the_rings_back(
     assert state["on_board"] is True
     assert state["resync"] is not None  # as after a restart: the rings may have moved
     assert client.get("/api/board").status_code == 200
+
+
+@pytest.mark.usefixtures("installed_clock")
+def test_a_german_box_page_names_the_phone_it_took_its_time_from_in_german(
+    table: Table, data_dir: Path
+) -> None:
+    client = clocked(table, data_dir, synced=False)
+    phone = time.time() + 3 * HOUR
+    agent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36"
+    client.get("/api/games", headers={clock.HEADER: str(int(phone * 1000)), "User-Agent": agent})
+    page = client.get("/box", headers={"Accept-Language": "de"})
+    assert page.status_code == 200
+    (said,) = re.findall(r'<p id="time-said"[^>]*>([^<]*)</p>', page.get_data(as_text=True))
+    assert said.startswith("von einem Handy übernommen (Chrome auf Linux) um ")
+    english = client.get("/api/box").get_json()["time"]["text"]
+    assert english.startswith("taken from a phone (Chrome on Linux) at ")

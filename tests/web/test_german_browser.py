@@ -44,7 +44,8 @@ served = test_browser.served  # the open sixteen-spoke board, served (a fixture)
 
 SPEAKING = (
     "An: Dieses Handy sagt, wer am Zug ist, die Würfel und was jeder Zug bewirkt hat. Nach dem"
-    " Neuladen spricht es ab deinem ersten Tippen auf diese Seite (Browser verlangen eines)."
+    " Neuladen spricht es ab deinem ersten Tippen auf diese Seite: Vorher spricht ein Browser"
+    " nicht."
 )
 """The speech switch's note once it is on (``speech.js``), as the catalogue has it."""
 

@@ -230,7 +230,7 @@ def test_a_german_phone_reads_the_checks_and_the_led_test_in_german(
     expect(page.locator("#checked")).to_have_text("nichts fehlgeschlagen")
     expect(page.locator("#ring-test-summary")).to_have_text("Nicht gestartet.")
     expect(page.locator('#buttons li[data-button="done"]')).to_have_text(
-        "wartet „done“: noch nicht gedrückt"
+        "wartet „Fertig“: noch nicht gedrückt"
     )
     expect(page.locator('#led-roles [data-role="spokes"]')).to_have_text("Speichen (16)")
     page.click("#chase-next")

@@ -15,6 +15,7 @@ longest 2). Ann against Bo: 3 wins alone, 1 loss, 1 tie, 1 someone else won (Cy)
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from companion.table.owner import HOW_TO
+from companion.web import pages
 from tests.conftest import SPEC_EXAMPLES
 from tests.web.conftest import assert_error, pair_owner
 
@@ -323,3 +325,51 @@ def test_numbers_no_player_can_have_are_refused_as_json_errors(
         "versus: pick another player than the player themselves",
     )
     assert client.get(f"/players/{huge}").status_code == 404
+
+
+def test_the_german_history_names_each_plays_variant_in_german(
+    client: FlaskClient, owner: str
+) -> None:
+    for name in ("cards-t2-cups-decide", "rings-08-win-by-centre-entry"):
+        answer = client.post("/api/games", json={"record": renamed(name, {})})
+        assert answer.status_code == 201, answer.get_data(as_text=True)
+    german = client.get("/history", headers={"Accept-Language": "de"})
+    assert german.status_code == 200
+    text = german.get_data(as_text=True)
+    assert "· am echten Tisch</span>" in text and "· Standard</span>" in text
+    assert "· table</span>" not in text and "· standard</span>" not in text
+    english = client.get("/history", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "· table</span>" in english and "· standard</span>" in english
+
+
+def test_a_german_player_page_names_the_players_colour_in_german(
+    client: FlaskClient, owner: str
+) -> None:
+    answer = client.post("/api/games", json={"record": renamed("cards-t2-cups-decide", {})})
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    ids = player_ids(client)
+    (colour,) = [p["colour"] for p in client.get("/api/players").get_json()["players"]
+                 if p["name"] == "Ann"]  # fmt: skip
+    german = client.get(f"/players/{ids['Ann']}", headers={"Accept-Language": "de"})
+    assert german.status_code == 200
+    said = {"orange": "Orange", "cyan": "Türkis", "teal": "Petrol"}[colour]
+    assert re.search(rf"Farbe: [A-Z] {said}\b", german.get_data(as_text=True))
+    english = client.get(f"/players/{ids['Ann']}", headers={"Accept-Language": "en"})
+    assert f"Colour: {pages.LETTERS[colour]} {colour}" in english.get_data(as_text=True)
+
+
+def test_a_german_player_page_writes_colours_and_decimals_in_german(
+    client: FlaskClient, owner: str
+) -> None:
+    answer = client.post("/api/games", json={"record": renamed("cards-t2-cups-decide", {})})
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    ann = player_ids(client)["Ann"]
+    german = client.get(f"/players/{ann}", headers={"Accept-Language": "de"})
+    english = client.get(f"/players/{ann}", headers={"Accept-Language": "en"})
+    assert german.status_code == english.status_code == 200
+    de, en = german.get_data(as_text=True), english.get_data(as_text=True)
+    river = re.findall(r" ([a-z]+) ×\d", en)  # the river's colours, most used first
+    assert river and all(name in pages.LETTERS for name in river)
+    assert re.findall(r" ([a-z]+) ×\d", de) == []
+    assert re.search(r"<dd>\d+\.\d</dd>", en) and not re.search(r"<dd>\d+\.\d</dd>", de)
+    assert re.search(r"<dd>\d+,\d</dd>", de)  # the mean score, "23,0"

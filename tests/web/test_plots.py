@@ -182,3 +182,13 @@ def test_the_historys_score_counts_follow_a_play_finished_and_a_game_deleted(
     assert stones_desc().startswith("Everyone's scores at Mandala Stones: 4 scores,")
     assert client.delete(f"/api/games/{first}").status_code == 200
     assert stones_desc().startswith("Everyone's scores at Mandala Stones: 2 scores,")
+
+
+def test_range_labels_shrink_until_they_fit_beside_each_other() -> None:
+    # 12..27: eight ranges of two ("12-13"), 33.5 units each: at 12 units they ran together
+    root = parsed(plots.score_distribution("dist", "Cy", list(range(12, 28))))
+    ranges = [node for node in root.iter(SVG + "text") if re.fullmatch(r"\d+-\d+", node.text or "")]
+    assert len(ranges) == 8
+    assert {node.get("font-size") for node in ranges} == {"10"}
+    single = parsed(plots.score_distribution("dist", "Cy", [3, 4, 5]))
+    assert all(node.get("font-size") is None for node in single.iter(SVG + "text"))

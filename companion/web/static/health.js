@@ -81,6 +81,14 @@
       t("{passed} of {count} rings passed.", values);
   }
 
+  /* A button's name in the page's language: the pin map names them "done" and "undo" (the
+     emulator's "Press “done”" says them the same way); another name stays as it is. */
+  function buttonName(name) {
+    if (name === "done") return t("done");
+    if (name === "undo") return t("undo");
+    return name;
+  }
+
   function drawButtons(buttons) {
     const list = document.getElementById("buttons");
     if (!buttons.length) {
@@ -89,7 +97,7 @@
     }
     list.replaceChildren(...buttons.map((button) => {
       const seen = button.presses > 0;
-      const name = button.button;
+      const name = buttonName(button.button);
       const when = seen ? new Date(button.last * 1000).toLocaleTimeString(locale()) : "";
       const text = seen ? tn("“{button}”: seen {count} time, last at {when}",
         "“{button}”: seen {count} times, last at {when}", button.presses, { button: name, when }) :

@@ -25,7 +25,7 @@ from companion.table import NotFound
 from companion.table.adapters import adapter
 from companion.table.seats import Viewer
 from companion.web.context import table
-from companion.web.i18n import speaks_for_box, words
+from companion.web.i18n import speaks_for_box
 from companion.web.pages import available_kinds, page_config, ring_setup
 
 blueprint = Blueprint("table_view", __name__)
@@ -73,7 +73,9 @@ def scene(game_id: str | None) -> dict[str, JSON]:
     games: list[dict[str, Any]] = list(table().games_page(1)["games"])
     rings = table().board()
     shown = game_id if game_id is not None else game_in_play(games, rings)
-    names = {kind: words(adapter(kind).title_words) for kind in available_kinds()}
+    # As phrases: the view renders them in the box's language, and /api/table answers
+    # whoever asks (a phone's Accept-Language would otherwise name the game in its own).
+    names = {kind: adapter(kind).title_words.to_json() for kind in available_kinds()}
     found: dict[str, JSON] = {"games": games, "rings": rings, "game": None, "kind_names": names}
     if shown is None:
         return found

@@ -68,6 +68,8 @@ PAGES: dict[str, tuple[str, str]] = {
     "missing-game": ("/games/no-such-game", "main a[href='/']"),
     "history": ("/history", "#plays .play-card"),
     "player": ("/players/1", ".figures"),  # Ann, seated first in the first game made
+    "missing-player": ("/players/9999", "main a[href='/history']"),
+    "table-view": ("/table", "#tv-kind:not(:empty)"),  # in the box's language, not the phone's
 }
 
 
@@ -219,7 +221,7 @@ MEASURE = """() => {
   }
   const small = [];
   for (const node of controls) {
-    if (!seen(node)) continue;
+    if (!seen(node) || node.closest("[inert]")) continue;  // inert: not tapped, not focused
     const box = node.getBoundingClientRect();
     if (box.width < 44 - 0.5 || box.height < 44 - 0.5) {
       small.push(describe(node) + ` ${Math.round(box.width)}x${Math.round(box.height)}`);

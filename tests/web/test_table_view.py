@@ -7,7 +7,9 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from companion.table.adapters import adapter
 from companion.web.table_view import game_in_play
+from tests.phrase_json import english
 from tests.web.conftest import NEW_RINGS_GAME, assert_error, stacked_cards
 
 
@@ -57,7 +59,16 @@ def test_the_table_answers_the_ring_game_with_its_board_and_seats(client: FlaskC
     assert [seat["name"] for seat in scene["seats"]] == ["Ann", "Bo"]
     assert len(scene["board"]["rings"]) == 10
     assert [g["id"] for g in scene["games"]] == [game["id"]]
-    assert scene["kind_names"]["rings"]
+    assert english(scene["kind_names"]["rings"]) == adapter("rings").title
+
+
+def test_the_table_names_the_kinds_as_phrases_whoever_asks(client: FlaskClient) -> None:
+    """The table view renders them in the box's language, whatever language the phone
+    that asks for /api/table reads (it named them in German on a German phone)."""
+    german = client.get("/api/table", headers={"Accept-Language": "de"}).get_json()
+    assert german["kind_names"] == client.get("/api/table").get_json()["kind_names"]
+    for kind, title in german["kind_names"].items():
+        assert english(title) == adapter(kind).title
 
 
 def test_a_named_game_is_shown_and_an_unknown_one_is_404(client: FlaskClient) -> None:

@@ -27,6 +27,12 @@
   }
 
   /* ---- the side: whose turn, the scores, the computer seat, the last moves ---- */
+  /* A kind's title ("Ring board (1983)") in the page's language: the scene has it as a phrase. */
+  function kindName(kind) {
+    const title = (scene.kind_names || {})[kind];
+    return title ? phraseText(title) : kind;
+  }
+
   function drawTurn() {
     const line = document.getElementById("tv-turn");
     const g = listed();
@@ -35,7 +41,7 @@
     const winner = g.winner || s.winner;
     const mover = g.to_move || s.to_move;
     document.getElementById("tv-kind").textContent = game() ?
-      (scene.kind_names || {})[game().kind] || game().kind : "";
+      kindName(game().kind) : "";
     if (!game()) line.textContent = t("No game in play.");
     else if (over) line.textContent = winner ? t("{name} wins.", { name: winner }) : t("The game is over.");
     else if (mover) {

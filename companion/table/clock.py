@@ -140,8 +140,8 @@ class BoxClock:
             )
             if self.corrected:
                 said = say_n(
-                    "{said}; the times of {count} game(s) stored before were corrected",
-                    "{said}; the times of {count} game(s) stored before were corrected",
+                    "{said}; the times of {count} game stored before were corrected",
+                    "{said}; the times of {count} games stored before were corrected",
                     self.corrected,
                     said=said,
                 )

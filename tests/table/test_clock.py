@@ -61,6 +61,24 @@ def test_an_unsynchronised_box_takes_the_first_phones_time() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("corrected", "english", "german"),
+    [
+        (1, "the times of 1 game stored before", "die Zeiten von 1 vorher gespeicherten Spiel "),
+        (2, "the times of 2 games stored before", "die Zeiten von 2 vorher gespeicherten Spielen "),
+    ],
+)
+def test_the_corrected_games_are_counted_in_the_singular_and_the_plural(
+    corrected: int, english: str, german: str
+) -> None:
+    box = Stand(False).clock()
+    box.offer(ms(BOX + 3 * HOUR), "Ann's phone")
+    box.corrected = corrected
+    phrase = phrase_from_json(cast(dict[str, Any], box.source()["phrase"]))
+    assert phrase.english().endswith(f"; {english} were corrected")
+    assert render(phrase, "de").endswith(f"; {german}wurden korrigiert")
+
+
 def test_a_synchronised_box_never_takes_a_phones_time() -> None:
     stand = Stand(True)
     box = stand.clock()

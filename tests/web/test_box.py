@@ -311,7 +311,7 @@ def test_an_unsynchronised_box_takes_the_phones_time_and_corrects_its_games(
     assert abs(created_of(client, game_id) - (time.time() + 3 * HOUR)) < 60
     source = client.get("/api/box").get_json()["time"]
     assert source["source"] == "phone" and "was 3 h behind" in source["text"]
-    assert source["text"].endswith("; the times of 1 game(s) stored before were corrected")
+    assert source["text"].endswith("; the times of 1 game stored before were corrected")
     later = client.post("/api/games", json=game()).get_json()["id"]  # stamped with its time
     assert abs(created_of(client, later) - (time.time() + 3 * HOUR)) < 60
     client.get("/api/games", headers={clock.HEADER: str(int((phone + HOUR) * 1000))})

@@ -18,6 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.phrases import phrase_from_json
 from companion.serve import BODY_BYTES
 from companion.table import backup, clock, rolling
 from companion.table.clock import BoxClock
@@ -310,8 +311,9 @@ def test_an_unsynchronised_box_takes_the_phones_time_and_corrects_its_games(
     client.get("/api/games", headers=headers)
     assert abs(created_of(client, game_id) - (time.time() + 3 * HOUR)) < 60
     source = client.get("/api/box").get_json()["time"]
-    assert source["source"] == "phone" and "was 3 h behind" in source["text"]
-    assert source["text"].endswith("; the times of 1 game stored before were corrected")
+    said = phrase_from_json(source["phrase"]).english()
+    assert source["source"] == "phone" and "was 3 h behind" in said
+    assert said.endswith("; the times of 1 game stored before were corrected")
     later = client.post("/api/games", json=game()).get_json()["id"]  # stamped with its time
     assert abs(created_of(client, later) - (time.time() + 3 * HOUR)) < 60
     client.get("/api/games", headers={clock.HEADER: str(int((phone + HOUR) * 1000))})
@@ -408,3 +410,15 @@ def test_a_restore_with_the_ring_board_attached_guides_the_rings_back(
     assert state["on_board"] is True
     assert state["resync"] is not None  # as after a restart: the rings may have moved
     assert client.get("/api/board").status_code == 200
+
+
+@pytest.mark.usefixtures("installed_clock")
+def test_the_box_page_says_where_the_time_comes_from_in_the_phones_language(
+    table: Table, data_dir: Path
+) -> None:
+    client = clocked(table, data_dir, synced=True)
+    german = client.get("/box", headers={"Accept-Language": "de"})
+    english = client.get("/box", headers={"Accept-Language": "en"})
+    assert german.status_code == english.status_code == 200
+    assert "die Uhr der Box ist synchronisiert" in german.get_data(as_text=True)
+    assert "the box&#39;s clock is synchronised" in english.get_data(as_text=True)

@@ -363,7 +363,6 @@ class ComputerSeats:
                 {
                     "ring": rotation.ring,
                     "steps": rotation.steps,
-                    "text": step.english(),
                     "phrase": step.to_json(),
                     "done": there,
                 }
@@ -393,7 +392,6 @@ class ComputerSeats:
             "dice": dict(plan.dice),
             "stage": "thinking" if plan.rotations is None else "turning",
             "rings": rings,
-            "text": told.english(),
             "phrase": told.to_json(),
             "error": plan.error,
         }

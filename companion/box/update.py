@@ -45,7 +45,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -60,7 +60,7 @@ from companion.box.release import (
     unpack_release,
 )
 from companion.files import release_key, write_file
-from companion.phrases import Phrase, Value, say
+from companion.phrases import Phrase, Value, phrase_from_json, say
 
 UPDATES_DIR: Final = "updates"
 """The staging directory inside the data directory (never backed up)."""
@@ -87,13 +87,11 @@ def _now() -> str:
 # The status the panel shows ---------------------------------------------------------------
 
 
-def write_status(data_dir: Path, state: str, text: Phrase | str, **more: Any) -> dict[str, Any]:
-    """Record the update's state (``state``, ``text`` in English, its ``phrase`` when it is
-    words for the panel to say in the phone's language, ``at`` and ``more``)."""
-    status: dict[str, Any] = {"state": state, "text": text, "at": _now(), **more}
-    if isinstance(text, Phrase):
-        status["text"] = text.english()
-        status["phrase"] = text.to_json()
+def write_status(data_dir: Path, state: str, said: Phrase, **more: Any) -> dict[str, Any]:
+    """Record the update's state: ``state``, ``phrase`` (what happened, ``Phrase.to_json``:
+    the panel says it in the phone's language, :func:`status_words` gives it back), ``at``
+    and ``more``."""
+    status: dict[str, Any] = {"state": state, "phrase": said.to_json(), "at": _now(), **more}
     folder = data_dir / UPDATES_DIR
     folder.mkdir(exist_ok=True)
     write_file(folder / STATUS, json.dumps(status).encode("utf-8"), make_folders=False)
@@ -113,7 +111,17 @@ def read_status(data_dir: Path) -> dict[str, Any] | None:
         status = json.loads((data_dir / UPDATES_DIR / STATUS).read_text("utf-8"))
     except (OSError, ValueError):
         return None
-    return status if isinstance(status, dict) and "state" in status else None
+    if not isinstance(status, dict) or "state" not in status:
+        return None
+    if not isinstance(status.get("phrase"), dict):
+        # written by an updater of an earlier release: its English ``text`` only
+        status["phrase"] = say("{reason}", reason=str(status.pop("text", ""))).to_json()
+    return status
+
+
+def status_words(status: Mapping[str, Any]) -> Phrase:
+    """What a status (:func:`write_status`, :func:`read_status`) says, as a phrase."""
+    return phrase_from_json(status["phrase"])
 
 
 # The service's half: staging ------------------------------------------------------------
@@ -425,7 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if status is None:
         print("mandala-update: nothing to install", file=sys.stderr)
         return 0
-    print(f"mandala-update: {status['text']}", file=sys.stderr)
+    print(f"mandala-update: {status_words(status).english()}", file=sys.stderr)
     return 0 if status["state"] in {"updated", "refused"} else 1
 
 

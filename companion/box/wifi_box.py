@@ -179,9 +179,9 @@ class WifiBox:
         return thread
 
     def _start(self, doing: dict[str, Any], work: Callable[[], Phrase]) -> dict[str, Any]:
-        """Run ``work`` on the box's thread; its outcome is ``last``: ``message`` in English
-        and, when it has one, ``phrase`` (``Phrase.to_json``) for the page to say in its
-        language."""
+        """Run ``work`` on the box's thread; its outcome is ``last``, with its words as
+        ``phrase`` (``Phrase.to_json``) for the page to say in its language (an error without
+        words of its own, nmcli's, is said as it is)."""
         with self._lock:
             if self._doing is not None:
                 return {"started": False, "doing": self._doing}
@@ -192,15 +192,15 @@ class WifiBox:
             outcome: dict[str, Any]
             try:
                 done = work()
-                outcome = {**doing, "ok": True, "message": done.english(), "phrase": done.to_json()}
+                outcome = {**doing, "ok": True, "phrase": done.to_json()}
             except WifiError as error:
                 log.warning("wifi: %s failed: %s", doing["action"], error)
-                outcome = {**doing, "ok": False, "error": error.code, "message": str(error)}
-                if error.phrase is not None:
-                    outcome["phrase"] = error.phrase.to_json()
+                said = error.phrase or say("{reason}", reason=str(error))
+                outcome = {**doing, "ok": False, "error": error.code, "phrase": said.to_json()}
             except Exception as error:  # the box's thread must say it failed, never hang
                 log.exception("wifi: %s failed", doing["action"])
-                outcome = {**doing, "ok": False, "error": WifiError.code, "message": str(error)}
+                said = say("{reason}", reason=str(error))
+                outcome = {**doing, "ok": False, "error": WifiError.code, "phrase": said.to_json()}
             outcome["ended"] = time.time()
             with self._lock:
                 self._last = outcome

@@ -23,9 +23,9 @@ nobody can undo its actions.
 
 **What the panel shows**, to every viewer (public facts only): ``players`` (each seat's name
 and ``computer`` level or None), ``companion`` (while it decides: who, the level, and
-``error`` if it could not play) and ``companion_said``: one line per action it played
-(``Bo (companion) plays purple into mountain 1``), worked out from the journal, so it
-survives restarts and undo.
+``error`` if it could not play) and ``companion_said``: one line per action it played, its
+``phrase`` (``Bo (companion) plays purple into mountain 1``, in the reader's language),
+worked out from the journal, so it survives restarts and undo.
 """
 
 from __future__ import annotations
@@ -227,14 +227,12 @@ class CompanionSeats:
                 continue
             try:
                 action = cards.parse_action(before, obj)
-                text = players.explain(action, before)
             except ValueError:
                 continue
             lines.append(
                 {
                     "action": number + 1,
                     "seat": companion.name,
-                    "text": f"{companion.name} (companion) {text}",
                     "phrase": explain_words(companion.name, action, before).to_json(),
                 }
             )

@@ -120,9 +120,16 @@ class BoxClock:
             return self.taken
 
     def source(self) -> dict[str, object]:
-        """What the Health page says about the time: its ``source`` and the details, in
-        English (``text``, for the log and the API) and as a phrase (``phrase``, the panel's
-        words in the phone's language)."""
+        """What the Health page says about the time: its ``source``, the details, and
+        :meth:`source_phrase` as JSON (``phrase``, said in the phone's language)."""
+        found, said = self._source()
+        return {**found, "phrase": said.to_json()}
+
+    def source_phrase(self) -> Phrase:
+        """Where the time comes from, in words (``.english()`` for the log)."""
+        return self._source()[1]
+
+    def _source(self) -> tuple[dict[str, object], Phrase]:
         synced = self.synchronised()
         found: dict[str, object]
         if synced:
@@ -141,8 +148,8 @@ class BoxClock:
             )
             if self.corrected:
                 said = say_n(
-                    "{said}; the times of {count} game(s) stored before were corrected",
-                    "{said}; the times of {count} game(s) stored before were corrected",
+                    "{said}; the times of {count} game stored before were corrected",
+                    "{said}; the times of {count} games stored before were corrected",
                     self.corrected,
                     said=said,
                 )
@@ -157,7 +164,7 @@ class BoxClock:
             said = say(
                 "the box's own clock, which cannot be checked; no phone has sent its time yet"
             )
-        return {**found, "text": said.english(), "phrase": said.to_json()}
+        return found, said
 
 
 def correct_stamps(database: str, since: float, taken: Taken) -> list[str]:

@@ -367,7 +367,6 @@ class ComputerSeats:
                 {
                     "ring": rotation.ring,
                     "steps": rotation.steps,
-                    "text": step.english(),
                     "phrase": step.to_json(),
                     "done": there,
                 }
@@ -397,7 +396,6 @@ class ComputerSeats:
             "dice": dict(plan.dice),
             "stage": "thinking" if plan.rotations is None else "turning",
             "rings": rings,
-            "text": told.english(),
             "phrase": told.to_json(),
             "error": None if plan.error is None else plan.error.to_json(),
         }

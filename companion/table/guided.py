@@ -3,10 +3,10 @@
 :class:`RingTest` follows the ring bank's reports (each slot a ring arrives on, with its raw
 detent count) and its per-line diagnostics (edges and errors on lines A and B), and says
 per ring, in plain words, what it has seen: ``ring 3: +1 ✓, −1 ✓, lines A and B both
-toggled, 0 errors``, or the line that never moved. Each ring's result has those words twice:
+toggled, 0 errors``, or the line that never moved. Each ring's result has those words as its
 ``phrase``, the message and its values for the page to say in the phone's language
-(:mod:`companion.phrases`), and ``text``, the same in English. The LED frames are pure: each
-role lit in turn, and one pixel at a time for the counted chase.
+(:mod:`companion.phrases`; ``Phrase.english()`` where English is wanted). The LED frames are
+pure: each role lit in turn, and one pixel at a time for the counted chase.
 """
 
 from __future__ import annotations
@@ -134,7 +134,6 @@ class RingTest:
             "minus": ring.minus,
             "line_edges": list(moved),
             "errors": errors,
-            "text": phrase.english(),
             "phrase": phrase.to_json(),
         }
 

@@ -1,7 +1,8 @@
 """``/api/box`` and ``/box``: backups and restores from the panel, and where the time comes from.
 
 - ``GET /api/box``: ``{"release", "schema", "time": {"source": "network"|"phone"|"box",
-  "text", ...}}`` (anyone: the Health page shows the time's source);
+  "phrase", ...}}`` (anyone: the Health page shows the time's source; ``phrase`` is
+  ``BoxClock.source_phrase`` as JSON);
 - ``GET /api/box/backup`` (owner): the backup file of the whole data directory
   (``companion.table.backup``), as an attachment ``mandala-YYYYMMDD-HHMMSS.mandala-backup``;
 - ``GET /api/box/backups`` (owner): ``{"backups": [{"name", "bytes", "made"}]}``, the rolling
@@ -32,7 +33,7 @@ from typing import Any, Final
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from companion.phrases import phrase_from_json, say
+from companion.phrases import say
 from companion.table import backup, clock
 from companion.table.phones import phone_label
 from companion.table.rolling import FILES_LOCK
@@ -71,7 +72,7 @@ def take_phone_time() -> None:
     database = str(data_dir() / DB_NAME)
     corrected = table().swap_data(lambda: clock.correct_stamps(database, box.started, taken))
     box.corrected = len(corrected)
-    log.warning("clock: %s; %d game(s) corrected", box.source()["text"], len(corrected))
+    log.warning("clock: %s; %d game(s) corrected", box.source_phrase().english(), len(corrected))
 
 
 @blueprint.get("/box")
@@ -79,7 +80,7 @@ def page() -> str:
     from companion.web.pages import page_config
 
     box = about()
-    said = words(phrase_from_json(box["time"]["phrase"]))
+    said = words(clock.current().source_phrase())
     return render_template("box.html", data={"box": box, "time_said": said}, page=page_config())
 
 

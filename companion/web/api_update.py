@@ -3,7 +3,7 @@
 - ``GET /api/box/update`` (anyone): ``{"release", "status", "pending", "from_file",
   "from_git"}``: the running release, the last update's status (``companion.box.update``:
   ``waiting``, ``installing``, ``updated``, ``rolled-back``, ``refused``, ``failed``, with its
-  ``text``; null before the first), whether one waits for the updater, and the ways this box
+  ``phrase``; null before the first), whether one waits for the updater, and the ways this box
   can update (``from_file``: the updater is installed, ``UPDATE_INSTALL``; ``from_git``: its
   checkout ``<data>/updates/checkout`` is there too).
 - ``POST /api/box/update`` (owner): the body is a release file (``companion.box.release``, at
@@ -98,7 +98,7 @@ def staged(data: bytes) -> tuple[Response, int]:
         raise StorageError.said(
             say("update: cannot stage the release: {reason}", reason=reason)
         ) from None
-    log.warning("update: %s", status["text"])
+    log.warning("update: %s", update.status_words(status).english())
     return jsonify({"status": status}), 202
 
 

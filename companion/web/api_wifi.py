@@ -8,7 +8,8 @@
   a known or open network) and ``POST /api/wifi/access-point`` (owner) ``{"open": bool}``
   answer 202 ``{"started", "doing"}`` at once: the change runs on the box's thread (the
   phone may be on the access point being closed) and ``GET /api/wifi``'s ``last`` says how
-  it ended (``{"ok", "error", "message"}``; a failed join reopens the access point);
+  it ended (``{"ok", "error", "phrase"}``, its words as ``Phrase.to_json``; a failed join
+  reopens the access point);
 - ``POST /api/wifi/forget`` (owner) ``{"name"}``: ``{"forgotten": name}``.
 
 Without a Wi-Fi to manage (``create_app(wifi=None)``: emulation, or ``wifi = "off"``) these

@@ -15,6 +15,7 @@ from companion.table import Table
 from firmware.hardware import Hardware
 from firmware.maps import load_led_map, load_pin_map
 from tests.box.conftest import StandinNM
+from tests.phrase_json import english
 
 
 @pytest.mark.parametrize(
@@ -71,6 +72,6 @@ def test_holding_done_for_3_s_on_the_emulated_box_opens_its_own_wifi(
         assert wifi.wait_idle(60)
         last = wifi.status()["last"]
         assert last["ok"] is True
-        assert last["message"] == f"opened {wifi.wifi.ssid} (the done button was held)"
+        assert english(last["phrase"]) == f"opened {wifi.wifi.ssid} (the done button was held)"
         adds = [call for call in nm.calls() if call[1:3] == ["connection", "add"]]
         assert len(adds) == 1

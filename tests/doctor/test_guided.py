@@ -13,6 +13,8 @@ from firmware.emulator import RingTurner
 from firmware.maps import PinMap, load_led_map, load_pin_map
 from firmware.pins import make_factory
 from firmware.rings import RingBank
+from tests.doctor.ring_results import passed_ring
+from tests.phrase_json import english
 from tests.table.test_announce import rendered
 
 WHITE = (255, 255, 255)
@@ -53,35 +55,16 @@ def test_with_two_detents_a_slot_one_click_is_not_yet_a_slot() -> None:
     bench = Bench(replace(base, rings=tuple(replace(r, detents_per_slot=2) for r in base.rings)))
     try:
         bench.turner.turn(1, 1)
-        assert bench.ring(1)["text"] == (
+        assert english(bench.ring(1)["phrase"]) == (
             "ring 1: +1 not yet, −1 not yet, lines A and B both toggled, 0 errors"
         )
         bench.turner.turn(1, 1)
         assert bench.ring(1)["plus"] is True
         bench.turner.turn(1, -2)
-        assert bench.ring(1) == {
-            "ring": 1,
-            "verdict": "passed",
-            "plus": True,
-            "minus": True,
-            "line_edges": [8, 8],
-            "errors": 0,
-            "text": "ring 1: +1 ✓, −1 ✓, lines A and B both toggled, 0 errors",
-            "phrase": {
-                "text": "ring {ring}: {plus}, {minus}, {lines}, {errors}",
-                "values": {
-                    "ring": 1,
-                    "plus": "+1 ✓",
-                    "minus": "−1 ✓",
-                    "lines": {"text": "lines A and B both toggled"},
-                    "errors": {
-                        "text": "{count} error",
-                        "plural": "{count} errors",
-                        "count": 0,
-                    },
-                },
-            },
-        }
+        assert bench.ring(1) == passed_ring(1, [8, 8])
+        assert english(bench.ring(1)["phrase"]) == (
+            "ring 1: +1 ✓, −1 ✓, lines A and B both toggled, 0 errors"
+        )
     finally:
         bench.close()
 
@@ -93,7 +76,7 @@ def test_errors_while_turning_keep_a_ring_from_passing(bench: Bench) -> None:
     ring = bench.ring(2)
     assert ring["verdict"] == "failed"
     assert ring["errors"] == 1
-    assert ring["text"].endswith("1 error (bounce: check the filter, or a loose wheel)")
+    assert english(ring["phrase"]).endswith("1 error (bounce: check the filter, or a loose wheel)")
 
 
 def test_a_ring_not_yet_turned_waits_and_the_others_are_not_disturbed(bench: Bench) -> None:
@@ -106,9 +89,9 @@ def test_a_ring_not_yet_turned_waits_and_the_others_are_not_disturbed(bench: Ben
         "minus": False,
         "line_edges": [0, 0],
         "errors": 0,
-        "text": "ring 9: not turned yet",
         "phrase": {"text": "ring {ring}: not turned yet", "values": {"ring": 9}},
     }
+    assert english(bench.ring(9)["phrase"]) == "ring 9: not turned yet"
 
 
 def german(ring: dict[str, Any]) -> str:

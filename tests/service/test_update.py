@@ -26,6 +26,7 @@ import pytest
 
 from companion.box import update
 from companion.box.release import release_from_git, unpack_release
+from companion.phrases import say
 from companion.table import backup
 from tests.service.releases import commit_release, make_repo
 from tests.service.systemctl_standin import alive
@@ -157,7 +158,7 @@ def test_a_good_release_is_installed_beside_the_old_started_and_kept(box: Box) -
     status = update.read_status(box.data)
     assert status is not None
     assert status["state"] == "updated"
-    assert status["text"] == "updated from release 0.1.0 to 0.2.0"
+    assert update.status_words(status).english() == "updated from release 0.1.0 to 0.2.0"
     # A backup first; the staged file and the request are gone.
     kept = [k.name for k in backup.kept_backups(box.data)]
     assert len([name for name in kept if name.startswith("before-update-")]) == 1, kept
@@ -186,7 +187,7 @@ def test_a_release_that_never_reports_ready_is_rolled_back_to_the_previous(
     status = update.read_status(box.data)
     assert status is not None
     assert status["state"] == "rolled-back"
-    assert status["text"] == (
+    assert update.status_words(status).english() == (
         f"release {release} did not report ready within {window:g} s, so the box went back "
         "to release 0.1.0"
     )
@@ -226,7 +227,8 @@ def test_an_update_a_power_cut_interrupted_is_finished_at_the_next_boot(
     unpack_release(staged.read_bytes(), box.install.releases / release)
     staged.unlink()
     update.write_status(
-        box.data, "installing", f"installing release {release}", release=release,
+        box.data, "installing", say("installing release {release}", release=release),
+        release=release,
         previous="0.1.0", old="releases/0.1.0", new=f"releases/{release}",
     )  # fmt: skip
     assert box.systemctl("stop", "mandala.service").returncode == 0
@@ -246,7 +248,8 @@ def test_an_update_a_power_cut_interrupted_is_finished_at_the_next_boot(
 
 def test_a_damaged_interrupted_status_touches_nothing_outside_the_releases(box: Box) -> None:
     update.write_status(
-        box.data, "installing", "installing", release="../../x", previous="0.1.0",
+        box.data, "installing", say("installing release {release}", release="../../x"),
+        release="../../x", previous="0.1.0",
         old="../../data", new="../../data",
     )  # fmt: skip
     done = box.updater()

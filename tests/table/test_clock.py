@@ -52,13 +52,31 @@ def test_an_unsynchronised_box_takes_the_first_phones_time() -> None:
     assert box.now() == BOX + 3 * HOUR
     said = box.source()
     assert said["source"] == "phone" and said["phone"] == "Ann's phone"
-    assert "the box's clock was 3 h behind" in str(said["text"])
     phrase = phrase_from_json(cast(dict[str, Any], said["phrase"]))
-    assert phrase.english() == said["text"]
+    assert "the box's clock was 3 h behind" in phrase.english()
+    assert box.source_phrase() == phrase
     assert render(phrase, "de") == (
         "von einem Handy übernommen (Ann's phone) um 2026-11-30 03:53 UTC: die Uhr der Box ging"
         " 3 h nach; sie wurde seit dem Start nie synchronisiert"
     )
+
+
+@pytest.mark.parametrize(
+    ("corrected", "english", "german"),
+    [
+        (1, "the times of 1 game stored before", "die Zeiten von 1 vorher gespeicherten Spiel "),
+        (2, "the times of 2 games stored before", "die Zeiten von 2 vorher gespeicherten Spielen "),
+    ],
+)
+def test_the_corrected_games_are_counted_in_the_singular_and_the_plural(
+    corrected: int, english: str, german: str
+) -> None:
+    box = Stand(False).clock()
+    box.offer(ms(BOX + 3 * HOUR), "Ann's phone")
+    box.corrected = corrected
+    phrase = phrase_from_json(cast(dict[str, Any], box.source()["phrase"]))
+    assert phrase.english().endswith(f"; {english} were corrected")
+    assert render(phrase, "de").endswith(f"; {german}wurden korrigiert")
 
 
 def test_a_synchronised_box_never_takes_a_phones_time() -> None:
@@ -68,7 +86,6 @@ def test_a_synchronised_box_never_takes_a_phones_time() -> None:
     assert box.now() == BOX
     assert box.source() == {
         "source": "network",
-        "text": "the box's clock is synchronised",
         "phrase": {"text": "the box's clock is synchronised"},
     }
 
@@ -77,7 +94,7 @@ def test_a_box_that_cannot_tell_takes_no_phones_time() -> None:
     box = Stand(None).clock()
     assert box.offer(ms(BOX + 3 * HOUR), "Ann's phone") is None
     assert box.source()["source"] == "box"
-    assert "cannot be checked" in str(box.source()["text"])
+    assert "cannot be checked" in box.source_phrase().english()
 
 
 def test_implausible_times_and_times_behind_the_box_are_not_taken() -> None:

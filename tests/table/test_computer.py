@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from companion.catalogue import render
 from companion.games import rings
 from companion.games.base import RecordError, replay
 from companion.players import rings as players
@@ -35,6 +36,7 @@ from companion.table.led_scenes import (
 from firmware.hardware import Hardware
 from firmware.maps import LedMap, load_led_map, load_pin_map
 from tests.conftest import run_cli
+from tests.phrase_json import english, from_json
 from tests.table.conftest import NO_DICE, SETTLE_MS, opener, wait_for
 
 SEED = 11
@@ -214,9 +216,12 @@ def test_a_computer_seats_whole_turn_in_emulation(rings_table: Table) -> None:
         and i["state"]["computer"]["stage"] == "turning"
     ]
     assert announced, "no announcement was published"
-    words = {r["text"] for r in announced[0]["rings"]}
+    words = {english(r["phrase"]) for r in announced[0]["rings"]}
     assert words == {rotation_words(r) for r in chosen}
-    assert announced[0]["text"].startswith("Ann (computer) rolled red ")
+    assert english(announced[0]["phrase"]).startswith("Ann (computer) rolled red ")
+    # Its words once, as phrases: a German phone reads them in German.
+    assert "text" not in announced[0] and all("text" not in r for r in announced[0]["rings"])
+    assert render(from_json(announced[0]["phrase"]), "de").startswith("Ann (Computer) hat Rot ")
     # The emulated rings turned (genuine edges: 4 per detent, 1 detent per slot).
     edges = [r["edges"] for r in table.board()["rings"]]
     steps = {r.ring: abs(r.steps) for r in chosen}

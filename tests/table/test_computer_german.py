@@ -1,5 +1,5 @@
 """A computer seat's words are phrases: the panel says its roll and its ring turns in the
-phone's language (German here), while the English ``text`` stays word for word what it was
+phone's language (German here), while their English stays word for word what it was
 (tests/table/test_computer.py)."""
 
 from __future__ import annotations

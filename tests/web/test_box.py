@@ -19,6 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.phrases import phrase_from_json
 from companion.serve import BODY_BYTES
 from companion.table import backup, clock, rolling
 from companion.table.clock import BoxClock
@@ -311,8 +312,9 @@ def test_an_unsynchronised_box_takes_the_phones_time_and_corrects_its_games(
     client.get("/api/games", headers=headers)
     assert abs(created_of(client, game_id) - (time.time() + 3 * HOUR)) < 60
     source = client.get("/api/box").get_json()["time"]
-    assert source["source"] == "phone" and "was 3 h behind" in source["text"]
-    assert source["text"].endswith("; the times of 1 game(s) stored before were corrected")
+    said = phrase_from_json(source["phrase"]).english()
+    assert source["source"] == "phone" and "was 3 h behind" in said
+    assert said.endswith("; the times of 1 game stored before were corrected")
     later = client.post("/api/games", json=game()).get_json()["id"]  # stamped with its time
     assert abs(created_of(client, later) - (time.time() + 3 * HOUR)) < 60
     client.get("/api/games", headers={clock.HEADER: str(int((phone + HOUR) * 1000))})
@@ -423,5 +425,16 @@ def test_a_german_box_page_names_the_phone_it_took_its_time_from_in_german(
     assert page.status_code == 200
     (said,) = re.findall(r'<p id="time-said"[^>]*>([^<]*)</p>', page.get_data(as_text=True))
     assert said.startswith("von einem Handy übernommen (Chrome auf Linux) um ")
-    english = client.get("/api/box").get_json()["time"]["text"]
+    english = phrase_from_json(client.get("/api/box").get_json()["time"]["phrase"]).english()
     assert english.startswith("taken from a phone (Chrome on Linux) at ")
+
+
+def test_the_box_page_says_where_the_time_comes_from_in_the_phones_language(
+    table: Table, data_dir: Path
+) -> None:
+    client = clocked(table, data_dir, synced=True)
+    german = client.get("/box", headers={"Accept-Language": "de"})
+    english = client.get("/box", headers={"Accept-Language": "en"})
+    assert german.status_code == english.status_code == 200
+    assert "die Uhr der Box ist synchronisiert" in german.get_data(as_text=True)
+    assert "the box&#39;s clock is synchronised" in english.get_data(as_text=True)

@@ -19,6 +19,7 @@ import pytest
 
 from companion import catalogue
 from companion.games import cards
+from companion.phrases import phrase_from_json
 from companion.players import cards as players
 from companion.table.cards_companion import explain_words
 from tests.web.browser import api, phone, serve_emulated, shot
@@ -86,10 +87,10 @@ def test_one_turn_of_a_person_and_one_of_the_companion(tmp_path: Path, browser: 
             {
                 "action": 2,
                 "seat": "Bo",
-                "text": text,
                 "phrase": explain_words("Bo", companion, before).to_json(),
             }
         ]
+        assert phrase_from_json(game["state"]["companion_said"][0]["phrase"]).english() == text
         # Bo's hand and cup never reach Ann's page: counts only, and no colours in its data.
         after = cards.apply(before, companion)
         expect(page.locator('[data-player="Bo"] .hand')).to_have_text(f"{after.hand_size(1)} cards")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+import pytest
+
 from companion.table.store import DB_NAME
 from companion.table.table import Table
 from companion.web import create_app
@@ -19,10 +21,16 @@ DISMISS = (
 )
 
 
-def test_the_home_page_names_the_kept_copy_until_the_owner_dismisses_it(tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / DB_NAME).write_bytes(JUNK)
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    """A data directory whose games database is damaged (junk where SQLite's pages go)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / DB_NAME).write_bytes(JUNK)
+    return folder
+
+
+def test_the_home_page_names_the_kept_copy_until_the_owner_dismisses_it(data: Path) -> None:
     with Table(data) as table:
         backup = next(data.glob(f"{DB_NAME}.damaged-*"))
         client = create_app({}, table=table).test_client()
@@ -47,12 +55,7 @@ def test_the_home_page_names_the_kept_copy_until_the_owner_dismisses_it(tmp_path
     assert backup.read_bytes() == JUNK
 
 
-def test_a_german_phone_reads_the_banner_in_german_with_the_kept_copy_named(
-    tmp_path: Path,
-) -> None:
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / DB_NAME).write_bytes(JUNK)
+def test_a_german_phone_reads_the_banner_in_german_with_the_kept_copy_named(data: Path) -> None:
     with Table(data) as table:
         backup = next(data.glob(f"{DB_NAME}.damaged-*"))
         client = create_app({}, table=table).test_client()

@@ -5,6 +5,7 @@ What the updater does with a staged release is ``tests/service/test_update.py``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,11 +16,13 @@ from flask.testing import FlaskClient
 from companion.box import update
 from companion.box.release import release_from_git
 from companion.doctor.panel import PanelDoctor
+from companion.phrases import say
 from companion.table import backup
 from companion.table.owner import HOW_TO
 from companion.table.table import Table
 from companion.web import create_app
 from tests.conftest import tree
+from tests.phrase_json import english
 from tests.service.releases import make_repo, run_git
 from tests.web.conftest import assert_error, pair_owner
 
@@ -88,7 +91,7 @@ def test_the_owners_release_file_is_staged_after_a_backup(
     assert (data_dir / "updates" / "0.2.0.mandala-release").read_bytes() == files["0.2.0"]
     seen = box.get("/api/box/update").get_json()
     assert seen["pending"] is True
-    assert seen["status"]["text"] == (
+    assert english(seen["status"]["phrase"]) == (
         "release 0.2.0 is waiting to be installed; a backup was made first"
     )
     # The staged file is not part of a backup.
@@ -178,3 +181,19 @@ def test_a_box_without_a_checkout_says_to_upload_a_file(box: FlaskClient, data_d
     answer = box.post("/api/box/update/git", json={})
     assert answer.status_code == 409
     assert "upload a release file instead" in answer.get_json()["error"]["message"]
+
+
+def test_the_status_carries_its_words_once_and_an_earlier_releases_english_still_shows(
+    box: FlaskClient, data_dir: Path
+) -> None:
+    update.write_status(data_dir, "updated", say("updated from release {running} to {release}",
+                        running="0.1.0", release="0.2.0"))  # fmt: skip
+    status = box.get("/api/box/update").get_json()["status"]
+    assert "text" not in status
+    assert english(status["phrase"]) == "updated from release 0.1.0 to 0.2.0"
+    # An updater of an earlier release wrote its English only: it is said as it is.
+    written = {"state": "updated", "text": "updated from release 0.0.9 to 0.1.0", "at": "x"}
+    (data_dir / update.UPDATES_DIR / update.STATUS).write_text(json.dumps(written))
+    status = box.get("/api/box/update").get_json()["status"]
+    assert "text" not in status
+    assert english(status["phrase"]) == "updated from release 0.0.9 to 0.1.0"

@@ -19,6 +19,7 @@ from companion.box import update
 from companion.box.release import release_from_git
 from companion.phrases import say
 from companion.table import backup
+from tests.phrase_json import english
 from tests.service.releases import make_repo
 from tests.web.browser import as_owner, phone, serve_emulated, shot
 
@@ -88,8 +89,8 @@ def test_the_owner_installs_a_newer_release_and_sees_how_it_went(
     assert update.take_request(data) is not None
     update.write_status(
         data, "rolled-back",
-        f"release 0.2.0 did not report ready within 60 s, so the box went back to release "
-        f"{running}",
+        say("release {release} did not report ready within {window} s, so the box went back "
+            "to release {running}", release="0.2.0", window="60", running=running),
         release="0.2.0", previous=running,
     )  # fmt: skip
     expect(page.locator("#update-state")).to_contain_text(
@@ -172,7 +173,7 @@ def test_a_german_phone_reads_the_updaters_status_in_german(
         release="0.2.0",
         previous="0.1.0",
     )
-    assert written["text"] == (
+    assert english(written["phrase"]) == (
         "release 0.2.0 did not report ready within 60 s, so the box went back to release 0.1.0"
     )
     page = phone(browser, served)

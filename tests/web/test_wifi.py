@@ -13,11 +13,13 @@ from flask.testing import FlaskClient
 
 from companion.box.wifi import Wifi
 from companion.box.wifi_box import WifiBox
+from companion.catalogue import render
 from companion.doctor.panel import PanelDoctor
 from companion.table import Table
 from companion.web import create_app
 from companion.web.api_wifi import PROBES
 from tests.box.conftest import StandinNM
+from tests.phrase_json import english, from_json
 from tests.web.conftest import assert_error, pair_owner
 
 FOREIGN = "connectivitycheck.gstatic.com"
@@ -125,7 +127,10 @@ def test_join_answers_at_once_and_the_box_joins_and_keeps_both(
     assert state["connection"] == "Cabin: upstairs"
     assert state["known"] == ["Home", "Cabin: upstairs"]
     assert state["last"]["ok"] is True
-    assert state["last"]["message"] == "joined 'Cabin: upstairs'"
+    assert english(state["last"]["phrase"]) == "joined 'Cabin: upstairs'"
+    # the words once, as a phrase: a German phone reads them in German
+    assert "message" not in state["last"]
+    assert render(from_json(state["last"]["phrase"]), "de") == "mit 'Cabin: upstairs' verbunden"
 
 
 def open_access_point(client: FlaskClient, box: WifiBox) -> dict[str, Any]:
@@ -149,7 +154,7 @@ def test_a_wrong_password_is_said_and_the_box_opens_its_own_wifi_again(
     state = settled(box_owner, wifi_box)
     assert state["last"]["ok"] is False
     assert state["last"]["error"] == "wrong_password"
-    assert state["last"]["message"] == WRONG
+    assert english(state["last"]["phrase"]) == WRONG
     assert state["access_point"] is True  # the phone can come back and read why
     assert state["known"] == ["Home"]
 
@@ -163,7 +168,7 @@ def test_a_wrong_password_from_a_home_network_goes_back_to_it(
     assert answer.status_code == 202
     state = settled(box_owner, wifi_box)
     assert state["last"]["error"] == "wrong_password"
-    assert state["last"]["message"] == WRONG
+    assert english(state["last"]["phrase"]) == WRONG
     assert state["connection"] == "Home"  # not left on no network at all
     assert ["-t", "-w", "45", "connection", "up", "id", "Home"] in nm.calls()
 
@@ -174,7 +179,7 @@ def test_a_network_gone_is_said_by_name(
     box_owner.post("/api/wifi/join", json={"ssid": "Neighbours", "password": "whatever1"})
     state = settled(box_owner, wifi_box)
     assert state["last"]["error"] == "network_gone"
-    assert state["last"]["message"] == (
+    assert english(state["last"]["phrase"]) == (
         "no Wi-Fi network 'Neighbours' is in reach; check its name, or bring the box closer to "
         "its router"
     )
@@ -197,7 +202,7 @@ def test_networkmanager_not_running_is_said_for_each_action(
     state = settled(box_owner, wifi_box)
     assert state["running"] is False
     assert state["last"]["error"] == "networkmanager_down"
-    assert state["last"]["message"] == message
+    assert english(state["last"]["phrase"]) == message
 
 
 def test_the_access_point_opens_and_stops_from_the_panel(
@@ -207,7 +212,10 @@ def test_the_access_point_opens_and_stops_from_the_panel(
 ) -> None:
     state = open_access_point(box_owner, wifi_box)
     assert state["connection"] == "Mandala-AP"
-    assert state["last"]["message"] == f"opened {state['own_network']['ssid']} (asked on the panel)"
+    assert (
+        english(state["last"]["phrase"])
+        == f"opened {state['own_network']['ssid']} (asked on the panel)"
+    )
     scans = [c for c in nm.calls() if "list" in c]
     assert scans[-1][-2:] == ["--rescan", "yes"]  # scanned before the radio became an AP
     networks = box_owner.get("/api/wifi/networks")
@@ -314,7 +322,7 @@ def test_the_box_opens_its_own_wifi_when_no_known_network_is_joined_at_start(
     assert wifi_box.wait_idle(60)
     assert time.monotonic() - started >= 0.5
     assert nm.state["active"] == "Mandala-AP"
-    assert wifi_box.status()["last"]["message"].endswith("(no known network at start-up)")
+    assert english(wifi_box.status()["last"]["phrase"]).endswith("(no known network at start-up)")
 
 
 def test_a_known_network_joined_at_start_keeps_the_box_off_its_own_wifi(

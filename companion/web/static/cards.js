@@ -36,8 +36,6 @@
   const canon = (x) => JSON.stringify(Object.keys(x).sort().map((k) => [k, x[k]]));
   const same = (a, b) => canon(a) === canon(b);
   const isLegal = (action) => (game.state.legal || []).some((x) => same(x, action));
-  const counted = (text) => String(text).replace(/\b(mountain|field|mandala)s? (\d+)\b/gi,
-    (_, word, n) => `${word} ${nth(n)}`);
   const note = (p) => Panel.phraseText(p.values && "mandala" in p.values ? { ...p, values: { ...p.values, mandala: nth(p.values.mandala) } } : p);
 
   /* Why a play is not open now, in a line beside it (a tooltip is invisible on touch). */
@@ -284,7 +282,7 @@
     now.textContent = s.companion ? companionNow(s.companion) : "";
     now.hidden = !s.companion;
     document.getElementById("cards-companion-said").replaceChildren(...said.slice(-4).reverse().map((line) =>
-      el("li", { "data-action": line.action, text: line.phrase ? note(line.phrase) : counted(line.text) })));
+      el("li", { "data-action": line.action, text: note(line.phrase) })));
   }
 
   function renderLog(s) {

@@ -247,7 +247,7 @@
     const section = document.getElementById("computer");
     section.hidden = !(now || last || waiting) || Boolean(state().over && !last);
     let text = "";
-    const said = (found) => (found.phrase ? Panel.phraseText(found.phrase) : found.text);
+    const said = (found) => Panel.phraseText(found.phrase);
     if (now) text = now.error ? Panel.phraseText(now.error) : said(now);
     else if (waiting) text = t("{name} (computer) waits after the undo.", { name: waiting });
     else if (last) {

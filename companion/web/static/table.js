@@ -86,8 +86,8 @@
   function computerLines() {
     const s = state();
     if (s.computer) {
-      return { say: said(s.computer.error || s.computer.phrase || s.computer.text),
-        rings: (s.computer.rings || []).map((r) => ({ text: r.text, done: r.done })) };
+      return { say: s.computer.error ? phraseText(s.computer.error) : phraseText(s.computer.phrase),
+        rings: (s.computer.rings || []).map((r) => ({ text: phraseText(r.phrase), done: r.done })) };
     }
     if (s.computer_waiting) {
       return { say: t("{name} (computer) waits after the undo.", { name: s.computer_waiting }), rings: [] };

@@ -32,7 +32,7 @@
     const status = answer.status;
     if (status) {
       const heading = Object.hasOwn(STATES, status.state) ? STATES[status.state]() : t("Update");
-      const values = { state: heading, text: status.phrase ? Panel.phraseText(status.phrase) : status.text };
+      const values = { state: heading, text: Panel.phraseText(status.phrase) };
       const text = status.at ?
         t("{state}: {text} ({when}).", { ...values, when: status.at.replace("T", " ").replace("Z", " UTC") }) :
         t("{state}: {text}.", values);

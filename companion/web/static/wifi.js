@@ -58,7 +58,7 @@
       $("scan-said").textContent = "";
     }
     else if (state.last) {
-      const message = state.last.phrase ? phraseText(state.last.phrase) : state.last.message;
+      const message = phraseText(state.last.phrase);
       tell(outcome, state.last.ok ? t("Done: {message}.", { message })
         : t("It did not work: {message}.", { message }), state.last.ok ? "ok" : "error");
     }

@@ -194,11 +194,19 @@ class CompanionSeats:
         thinking: JSON = None
         # A decision for an older version (an undo came in) is dropped at the next tick.
         if plan is not None and companion is not None and plan.version == game.version:
-            doing = "could not play" if plan.error else "is thinking"
+            values: dict[str, str | Phrase] = {
+                "name": companion.name,
+                "level": say(companion.level),  # easy, medium, hard: the catalogue's words
+            }
+            doing = (
+                say("{name} (companion, {level}) could not play", **values)
+                if plan.error
+                else say("{name} (companion, {level}) is thinking", **values)
+            )
             thinking = {
                 "seat": companion.name,
                 "level": companion.level,
-                "text": f"{companion.name} (companion, {companion.level}) {doing}",
+                "phrase": doing.to_json(),
                 "error": plan.error,
             }
         return {

@@ -315,12 +315,15 @@ def test_a_person_cannot_act_for_the_companion(app: Flask, table: Table) -> None
     assert bo.post(f"{url}/seats/1/take", json={}).status_code == 200
     game = bo.get(url).get_json()
     assert game["state"]["to_move"] == "Ann" and game["state"]["legal"] == []
-    assert game["state"]["companion"] == {
+    thinking = game["state"]["companion"]
+    assert {key: value for key, value in thinking.items() if key != "phrase"} == {
         "seat": "Ann",
         "level": "easy",
-        "text": "Ann (companion, easy) is thinking",
         "error": None,
     }
+    said = phrase_from_json(thinking["phrase"])
+    assert said.english() == "Ann (companion, easy) is thinking"
+    assert render(said, "de") == "Ann (Companion, leicht) überlegt"
     refused = bo.post(
         url + "/actions", json={"version": 1, "action": {"discard": "red", "count": 1}}
     )

@@ -92,7 +92,7 @@
     if (s.computer_waiting) {
       return { say: t("{name} (computer) waits after the undo.", { name: s.computer_waiting }), rings: [] };
     }
-    if (s.companion) return { say: said(s.companion.text), rings: [] };
+    if (s.companion) return { say: said(s.companion.phrase), rings: [] };
     return null;
   }
 

@@ -65,10 +65,11 @@ PLAYER_COLOUR_WORDS = {
 
 @blueprint.app_template_filter("decimal")
 def decimal(value: object) -> str:
-    """A figure as the page's language writes it (``15.8``, ``15,8`` in German); a whole
-    number or a word stays as it is."""
+    """A figure as the page's language writes it (``15.8``, ``15,8`` in German; ``2.33``,
+    the per-game figures' two places, as ``str`` writes it in English); a whole number or a
+    word stays as it is."""
     if isinstance(value, float):
-        return str(format_decimal(value, format="0.0", locale=language()))
+        return str(format_decimal(value, format="0.0#", locale=language()))
     return str(value)
 
 

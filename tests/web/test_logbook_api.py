@@ -24,6 +24,7 @@ from flask.testing import FlaskClient
 
 from companion.table.owner import HOW_TO
 from companion.web import pages
+from companion.web.logbook_pages import decimal
 from tests.conftest import SPEC_EXAMPLES
 from tests.web.conftest import assert_error, pair_owner
 
@@ -373,3 +374,16 @@ def test_a_german_player_page_writes_colours_and_decimals_in_german(
     assert re.findall(r" ([a-z]+) ×\d", de) == []
     assert re.search(r"<dd>\d+\.\d</dd>", en) and not re.search(r"<dd>\d+\.\d</dd>", de)
     assert re.search(r"<dd>\d+,\d</dd>", de)  # the mean score, "23,0"
+
+
+def test_a_figure_keeps_its_places_in_english_and_takes_the_german_decimal_comma(
+    client: FlaskClient,
+) -> None:
+    """The per-game figures have two places (``2.33``) and the means one: each is written as
+    before in English (``str``), with a comma in German."""
+    for header, expected in (
+        ("en", ["2.33", "15.8", "3.0", "7"]),
+        ("de", ["2,33", "15,8", "3,0", "7"]),
+    ):
+        with client.application.test_request_context("/", headers={"Accept-Language": header}):
+            assert [decimal(value) for value in (2.33, 15.8, 3.0, 7)] == expected

@@ -100,3 +100,20 @@ def record(
 
 def zero_turn() -> dict[str, Any]:
     return {"dice": dict(ZERO), "rotations": []}
+
+
+#: Two seats on the reference board, at corners 0 and 2.
+ANN_BO = (("Ann", 0), ("Bo", 2))
+
+
+def reference_game() -> rings.State:
+    """A new two-seat game on the reference board."""
+    return rings.new_game(record("reference", ANN_BO))
+
+
+def sensed(**turned: int) -> list[int]:
+    """Offsets with ring ``rN`` at the given value, the others 0."""
+    offsets = [0] * 10
+    for key, value in turned.items():
+        offsets[int(key[1:])] = value
+    return offsets

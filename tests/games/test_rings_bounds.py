@@ -8,13 +8,15 @@ from hypothesis import strategies as st
 
 from companion.games import rings
 from companion.games.base import IllegalAction, RecordError
-from tests.games.rings_helpers import board_json, dice, position, record, turn
-
-ANN_BO = (("Ann", 0), ("Bo", 2))
-
-
-def reference_game() -> rings.State:
-    return rings.new_game(record("reference", ANN_BO))
+from tests.games.rings_helpers import (
+    ANN_BO,
+    board_json,
+    dice,
+    position,
+    record,
+    reference_game,
+    turn,
+)
 
 
 @pytest.mark.parametrize(

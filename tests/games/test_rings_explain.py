@@ -9,21 +9,16 @@ import pytest
 
 from companion.games import rings
 from companion.games.base import IllegalAction, RecordError
-from tests.games.rings_helpers import ZERO, board_json, dice, position, record, turn
-
-ANN_BO = (("Ann", 0), ("Bo", 2))
-
-
-def reference_game() -> rings.State:
-    return rings.new_game(record("reference", ANN_BO))
-
-
-def sensed(**turned: int) -> list[int]:
-    """Offsets with ring ``rN`` at the given value, the others 0."""
-    offsets = [0] * 10
-    for key, value in turned.items():
-        offsets[int(key[1:])] = value
-    return offsets
+from tests.games.rings_helpers import (
+    ANN_BO,
+    ZERO,
+    board_json,
+    dice,
+    position,
+    reference_game,
+    sensed,
+    turn,
+)
 
 
 def test_explain_finds_the_rotation_set_of_the_spec_example_turn() -> None:

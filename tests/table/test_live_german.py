@@ -10,20 +10,13 @@ from companion.games import rings
 from companion.games.base import JSON
 from companion.phrases import Phrase, phrase_from_json
 from companion.table import live
-from tests.games.rings_helpers import board_json, dice, position, record
-
-ANN_BO = (("Ann", 0), ("Bo", 2))
-
-
-def reference_game() -> rings.State:
-    return rings.new_game(record("reference", ANN_BO))
-
-
-def sensed(**turned: int) -> list[int]:
-    offsets = [0] * 10
-    for key, value in turned.items():
-        offsets[int(key[1:])] = value
-    return offsets
+from tests.games.rings_helpers import (
+    board_json,
+    dice,
+    position,
+    reference_game,
+    sensed,
+)
 
 
 def german(phrase: Phrase | None) -> str:

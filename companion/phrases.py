@@ -78,6 +78,13 @@ def phrase_from_json(found: Mapping[str, Any]) -> Phrase:
     return Phrase(str(found["text"]), values, found.get("plural"), count)
 
 
+def error_words(error: BaseException) -> str | Phrase:
+    """An error's words as a value to put in a phrase: its own phrase when it has one
+    (``MandalaError.said``), else its text as it is (a rules engine's, Python's, English)."""
+    phrase = getattr(error, "phrase", None)
+    return phrase if isinstance(phrase, Phrase) else str(error)
+
+
 def say(text: str, **values: Value) -> Phrase:
     """A phrase without a count: ``say("{name} snipes {victim}", name="Ann", victim="Bo")``."""
     return Phrase(text, values)

@@ -60,7 +60,7 @@ from companion.box.release import (
     unpack_release,
 )
 from companion.files import release_key, write_file
-from companion.phrases import Phrase, Value, phrase_from_json, say
+from companion.phrases import Phrase, error_words, phrase_from_json, say
 
 UPDATES_DIR: Final = "updates"
 """The staging directory inside the data directory (never backed up)."""
@@ -97,12 +97,6 @@ def write_status(data_dir: Path, state: str, said: Phrase, **more: Any) -> dict[
     write_file(folder / STATUS, json.dumps(status).encode("utf-8"), make_folders=False)
     os.chmod(folder / STATUS, 0o644)  # the updater is root; the service reads it
     return status
-
-
-def _said(error: BaseException) -> Value:
-    """An error's words: its phrase when it has one, else its English."""
-    phrase = getattr(error, "phrase", None)
-    return phrase if isinstance(phrase, Phrase) else str(error)
 
 
 def read_status(data_dir: Path) -> dict[str, Any] | None:
@@ -295,7 +289,7 @@ def apply(data_dir: Path, install: Install, service: Service) -> dict[str, Any] 
         data = (data_dir / UPDATES_DIR / name).read_bytes()
         header = check_release(data, running)
     except (KeyError, OSError, ReleaseRefused) as error:
-        text = _said(error) if isinstance(error, ReleaseRefused) else None
+        text = error_words(error) if isinstance(error, ReleaseRefused) else None
         if not isinstance(text, Phrase):
             text = say("the staged file is missing")
         return write_status(data_dir, "refused", text, previous=running)
@@ -427,7 +421,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         install = Install(args.install)
         status = apply(args.data, install, service) or resume(args.data, install, service)
     except (OSError, ReleaseRefused, UpdateFailed) as error:
-        write_status(args.data, "failed", say("the update failed: {error}", error=_said(error)))
+        write_status(
+            args.data, "failed", say("the update failed: {error}", error=error_words(error))
+        )
         print(f"mandala-update: {error}", file=sys.stderr)
         return 1
     if status is None:

@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from companion.games.base import JSON, MandalaError
 from companion.games.rings import COLOURS, Rotation, State
-from companion.phrases import Phrase, say, say_n
+from companion.phrases import Phrase, error_words, say, say_n
 from companion.table import led_scenes, live
 from companion.table.adapters import adapter
 from companion.table.adapters.rings import COMPUTER, HINTS
@@ -264,7 +264,7 @@ class ComputerSeats:
             level: Any = plan.level
             rotations = players.choose(state, plan.dice, level, rng)
         except ValueError as error:
-            reason = _reason(error)
+            reason = error_words(error)
             self._post(lambda: self._failed(plan, reason))
             return
         if not self._post(lambda: self._chosen(plan, rotations)):
@@ -321,7 +321,7 @@ class ComputerSeats:
             self.table.act(game.id, game.version, action)
         except MandalaError as error:
             plan.error = say(
-                "the computer seat could not play its turn: {reason}", reason=_reason(error)
+                "the computer seat could not play its turn: {reason}", reason=error_words(error)
             )
             log.error("game %s: %s", game.id, plan.error.english())
             self._publish(game.id)
@@ -439,14 +439,6 @@ class ComputerSeats:
                 direction = 1 if remaining >= 0 else -1
             return led_scenes.Chase(ring, direction, colours[ring])
         return None
-
-
-def _reason(error: Exception) -> str | Phrase:
-    """An error's reason as its words when it has ours (``MandalaError.said``), else its own
-    text as a value (a rules engine's or Python's, English)."""
-    if isinstance(error, MandalaError) and error.phrase is not None:
-        return error.phrase
-    return str(error)
 
 
 def _rotation_json(rotation: Rotation) -> dict[str, JSON]:
